@@ -1,0 +1,129 @@
+"""Bots: the Bot protocol, the registry of levels and plugins, and ``make_bot``.
+
+Built-in levels are imported lazily so that starting the app does not load search code.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any, Callable, Protocol, runtime_checkable
+
+from ..engine import Card, PlayerView
+
+ENTRY_POINT_GROUP = "nil_tui.bots"
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """A computer player. ``choose`` must return one of ``view.legal``."""
+
+    name: str
+
+    def choose(self, view: PlayerView) -> Card: ...
+
+
+class BotSpecError(ValueError):
+    """A bot spec that names no bot, or names something that is not a bot."""
+
+
+@dataclass(frozen=True)
+class Level:
+    """A built-in difficulty level as the app and the simulator list it."""
+
+    spec: str
+    title: str
+    description: str
+    target: str  # "module:Name" of the implementation, imported on first use
+
+
+LEVELS: dict[str, Level] = {
+    "easy": Level("easy", "Easy", "A beginner: plays at random among its legal cards.",
+                  "nil_tui.bots.easy:EasyBot"),
+}
+
+
+def _load_target(target: str, spec: str) -> Callable[..., Any]:
+    module_name, _, attr = target.partition(":")
+    if not module_name or not attr:
+        raise BotSpecError(f"bot spec {spec!r}: expected 'package.module:Name'")
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as exc:  # noqa: BLE001 - any import failure of a plugin is reported
+        raise BotSpecError(f"bot spec {spec!r}: cannot import module {module_name!r} "
+                           f"({type(exc).__name__}: {exc})") from None
+    obj = module
+    for part in attr.split("."):
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            raise BotSpecError(f"bot spec {spec!r}: module {module_name!r} has no "
+                               f"{attr!r}") from None
+    if not callable(obj):
+        raise BotSpecError(f"bot spec {spec!r}: {attr!r} is not a class or factory")
+    return obj  # type: ignore[return-value]
+
+
+def plugin_entry_points() -> dict[str, str]:
+    """Installed plugin bots: entry-point name -> "module:Name"."""
+    from importlib.metadata import entry_points
+
+    try:
+        eps = entry_points(group=ENTRY_POINT_GROUP)
+    except Exception:  # noqa: BLE001 - broken metadata must not break the app
+        return {}
+    return {ep.name: ep.value for ep in eps if ep.name not in LEVELS}
+
+
+def make_bot(spec: str, *, seed: int) -> Bot:
+    """Build a bot from a spec: a level name, an installed plugin's name, or module:Name."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise BotSpecError(f"empty bot spec {spec!r}")
+    spec = spec.strip()
+    if spec in LEVELS:
+        target = LEVELS[spec].target
+    elif ":" in spec:
+        target = spec
+    else:
+        plugins = plugin_entry_points()
+        if spec not in plugins:
+            known = ", ".join([*LEVELS, *plugins])
+            raise BotSpecError(f"unknown bot {spec!r} (known: {known}; or use "
+                               "package.module:Name)")
+        target = plugins[spec]
+    factory = _load_target(target, spec)
+    try:
+        bot = factory(seed=seed)
+    except Exception as exc:  # noqa: BLE001
+        raise BotSpecError(f"bot spec {spec!r}: creating the bot failed "
+                           f"({type(exc).__name__}: {exc})") from None
+    if not callable(getattr(bot, "choose", None)):
+        raise BotSpecError(f"bot spec {spec!r}: {target} is not a bot (it has no "
+                           "choose(view) method)")
+    if not isinstance(getattr(bot, "name", None), str):
+        try:
+            bot.name = spec  # type: ignore[attr-defined]
+        except Exception:  # noqa: BLE001
+            pass
+    return bot  # type: ignore[no-any-return]
+
+
+__all__ = ["Bot", "BotSpecError", "Level", "LEVELS", "ENTRY_POINT_GROUP", "make_bot",
+           "plugin_entry_points"]
+
+
+def check_spec(spec: str) -> None:
+    """Raise BotSpecError unless the spec names a bot. Built-in levels and installed plugins
+    are checked by name, without importing their code."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise BotSpecError(f"empty bot spec {spec!r}")
+    spec = spec.strip()
+    if spec in LEVELS or spec in plugin_entry_points():
+        return
+    if ":" not in spec:
+        known = ", ".join([*LEVELS, *plugin_entry_points()])
+        raise BotSpecError(f"unknown bot {spec!r} (known: {known}; or use package.module:Name)")
+    make_bot(spec, seed=0)
+
+
+__all__ += ["check_spec"]

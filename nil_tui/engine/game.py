@@ -1,0 +1,273 @@
+"""A game of Zero: the cut for the first dealer, deals in turn, totals, losers.
+
+``Game`` is also the state machine the app, the simulator and the records follow: it is always
+in one ``Phase``, and every change (``play``, ``next_deal``) returns the events it caused.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Sequence
+
+from .cards import DECK, Card
+from .deal import SEAT_NAMES, Deal, Trick
+
+MAX_DEALS = 99
+DEFAULT_DEALS = 8
+
+
+class Phase(Enum):
+    """Where a game stands."""
+
+    PLAYING = "playing"        # a seat must play a card (``Game.to_move``)
+    DEAL_OVER = "deal_over"    # the deal is scored; ``next_deal()`` starts the next one
+    GAME_OVER = "game_over"    # every planned deal is played; ``losers`` is final
+
+
+@dataclass(frozen=True)
+class Cut:
+    """The draw for the first dealer: one row per round (None for seats that sat out)."""
+
+    draws: tuple[tuple[Card | None, ...], ...]
+    dealer: int
+
+
+# --- events --------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class DealStarted:
+    deal_number: int
+    dealer: int
+
+
+@dataclass(frozen=True)
+class CardPlayed:
+    deal_number: int
+    trick_number: int  # 1-based, the trick this card belongs to
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True)
+class TrickWon:
+    deal_number: int
+    trick_number: int
+    trick: Trick
+    first_trick_for_winner: bool  # the winner was clean until now
+
+    @property
+    def winner(self) -> int:
+        return self.trick.winner
+
+
+@dataclass(frozen=True)
+class DealEnded:
+    deal_number: int
+    taken: tuple[int, int, int, int]
+    points: tuple[int, int, int, int]
+    early: bool
+    totals: tuple[int, int, int, int]
+
+    def summary(self, names: Sequence[str] = SEAT_NAMES) -> str:
+        """The result in plain words."""
+        return describe_result(self.taken, self.points, self.early, names)
+
+
+@dataclass(frozen=True)
+class GameEnded:
+    totals: tuple[int, int, int, int]
+    losers: tuple[int, ...]
+
+
+Event = DealStarted | CardPlayed | TrickWon | DealEnded | GameEnded
+
+
+def describe_result(taken: Sequence[int], points: Sequence[int], early: bool,
+                    names: Sequence[str] = SEAT_NAMES) -> str:
+    """How a deal ended, in the player's words."""
+    clean = [s for s in range(4) if taken[s] == 0]
+    if early or not clean:
+        return "Everyone took a trick: 1 point each."
+    if len(clean) == 1:
+        return f"{names[clean[0]]} stayed clean: 3 points."
+    if len(clean) == 2:
+        return f"{names[clean[0]]} and {names[clean[1]]} stayed clean: 1 point each."
+    sweeper = next(s for s in range(4) if taken[s])
+    return f"{names[sweeper]} took every trick: 3 points."
+
+
+def lowest(totals: Sequence[int]) -> tuple[int, ...]:
+    """Seats with the lowest total; empty when all four are level (a draw)."""
+    low = min(totals)
+    seats = tuple(s for s in range(4) if totals[s] == low)
+    return () if len(seats) == 4 else seats
+
+
+def cut_for_dealer(rng: random.Random) -> Cut:
+    """Each seat draws a card; the lowest rank deals. Tied lowest seats redraw from a fresh
+    shuffle until one is lowest (suits do not break ties)."""
+    drawing = [0, 1, 2, 3]
+    rows: list[tuple[Card | None, ...]] = []
+    while True:
+        deck = list(DECK)
+        rng.shuffle(deck)
+        row: list[Card | None] = [None, None, None, None]
+        for i, seat in enumerate(drawing):
+            row[seat] = deck[i]
+        rows.append(tuple(row))
+        low = min(c.rank for c in row if c is not None)
+        drawing = [s for s in drawing if row[s].rank == low]  # type: ignore[union-attr]
+        if len(drawing) == 1:
+            return Cut(tuple(rows), drawing[0])
+
+
+def deal_rng(seed: int | None, deal_number: int) -> random.Random:
+    """The shuffle of deal k depends only on the game seed and k (so a resumed game deals the
+    same cards as the uninterrupted one)."""
+    if seed is None:
+        return random.Random()
+    return random.Random(f"nil-tui:{seed}:deal:{deal_number}")
+
+
+def default_players() -> list[dict[str, Any]]:
+    return [{"name": name, "kind": "human" if s == 0 else "bot"}
+            for s, name in enumerate(SEAT_NAMES)]
+
+
+class Game:
+    """A whole game: ``deals_planned`` deals, dealer passing clockwise after the cut."""
+
+    def __init__(self, deals_planned: int = DEFAULT_DEALS, seed: int | None = None, *,
+                 players: Sequence[dict[str, Any]] | None = None,
+                 dealer: int | None = None) -> None:
+        if isinstance(deals_planned, bool) or not isinstance(deals_planned, int) or not (
+                1 <= deals_planned <= MAX_DEALS):
+            raise ValueError(f"deals_planned must be a whole number from 1 to {MAX_DEALS}, "
+                             f"not {deals_planned!r}")
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**53)
+        self.deals_planned = deals_planned
+        self.seed: int | None = seed
+        self.players: list[dict[str, Any]] = [dict(p) for p in (players or default_players())]
+        if len(self.players) != 4:
+            raise ValueError("a game needs exactly 4 players")
+        self.incidents: list[dict[str, Any]] = []
+        self.deals: list[Deal] = []
+        if dealer is None:
+            self.cut: Cut | None = cut_for_dealer(random.Random(f"nil-tui:{seed}:cut"))
+            first = self.cut.dealer
+        else:
+            self.cut = None
+            first = dealer
+        self.first_dealer = first
+        self._start_deal()
+
+    # --- the state machine --------------------------------------------------------------
+    @property
+    def deal(self) -> Deal:
+        """The live deal (the last one, once the game is over)."""
+        return self.deals[-1]
+
+    @property
+    def deal_number(self) -> int:
+        return len(self.deals)
+
+    @property
+    def phase(self) -> Phase:
+        if not self.deal.is_over:
+            return Phase.PLAYING
+        return Phase.GAME_OVER if len(self.deals) >= self.deals_planned else Phase.DEAL_OVER
+
+    @property
+    def to_move(self) -> int | None:
+        return self.deal.to_move
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.GAME_OVER
+
+    def dealer_of(self, deal_number: int) -> int:
+        return (self.first_dealer + deal_number - 1) & 3
+
+    def _start_deal(self, rng: random.Random | None = None) -> DealStarted:
+        number = len(self.deals) + 1
+        dealer = self.dealer_of(number)
+        deal = Deal.new(dealer, rng or deal_rng(self.seed, number))
+        self._add_deal(deal)
+        return DealStarted(number, dealer)
+
+    def _add_deal(self, deal: Deal) -> None:
+        deal.context = (len(self.deals) + 1, self.deals_planned, self.totals)
+        self.deals.append(deal)
+
+    def play(self, card: Card | str) -> list[Event]:
+        """Play a card for the seat to move; returns what happened. IllegalPlay (ValueError)
+        and no change when the card may not be played."""
+        deal = self.deal
+        seat = deal.to_move
+        trick_number = len(deal._tricks) + 1
+        before_clean = deal._taken[:]  # noqa: SLF001 - engine internals
+        done = deal.play(card)
+        number = len(self.deals)
+        events: list[Event] = [CardPlayed(number, trick_number, seat, Card.parse(card))]  # type: ignore[arg-type]
+        if done is not None:
+            events.append(TrickWon(number, trick_number, done, before_clean[done.winner] == 0))
+            if deal.is_over:
+                events.append(DealEnded(number, deal.taken, deal.points, deal.ended_early,
+                                        self.totals))
+                if self.is_over:
+                    events.append(GameEnded(self.totals, self.losers))
+        return events
+
+    def next_deal(self) -> DealStarted:
+        """Deal the next hand once the current deal is over."""
+        if self.phase is not Phase.DEAL_OVER:
+            raise ValueError("the next deal can start only once the current deal is over "
+                             "and the game is not")
+        return self._start_deal()
+
+    def record_incident(self, seat: int, card: Card, reason: str) -> None:
+        """Note that a card was played for a seat (a bot that failed), for the log and record."""
+        self.incidents.append({"deal": len(self.deals), "trick": len(self.deal._tricks) + 1,
+                               "seat": seat, "card": str(card), "reason": reason})
+
+    # --- scores -------------------------------------------------------------------------
+    @property
+    def totals(self) -> tuple[int, int, int, int]:
+        """Points of every finished deal, added up."""
+        t = [0, 0, 0, 0]
+        for d in self.deals:
+            if d.is_over:
+                p = d.points
+                for s in range(4):
+                    t[s] += p[s]
+        return (t[0], t[1], t[2], t[3])
+
+    @property
+    def losers(self) -> tuple[int, ...]:
+        """Seats with the lowest total (final once the game is over, "so far" before);
+        empty when all four are level."""
+        return lowest(self.totals)
+
+    @property
+    def names(self) -> list[str]:
+        return [str(p.get("name", SEAT_NAMES[s])) for s, p in enumerate(self.players)]
+
+    # --- records ------------------------------------------------------------------------
+    def to_record(self) -> dict[str, Any]:
+        from .records import to_record
+
+        return to_record(self)
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> "Game":
+        from .records import from_record
+
+        return from_record(record)
+
+    def __repr__(self) -> str:
+        return (f"<Game deal {self.deal_number}/{self.deals_planned} phase={self.phase.value} "
+                f"totals={self.totals}>")
+
+

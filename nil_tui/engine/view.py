@@ -1,0 +1,93 @@
+"""PlayerView: the immutable snapshot one seat may see. Bots get this and nothing else."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import DECK, FULL_MASK, SUIT_MASKS, Card, cards_of
+from .deal import Trick
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """What one seat knows: its own hand, and every card played so far (public)."""
+
+    seat: int
+    hand: tuple[Card, ...]
+    legal: tuple[Card, ...]
+    trick: tuple[Card, ...]
+    leader: int
+    tricks: tuple[Trick, ...]
+    taken: tuple[int, int, int, int]
+    hand_sizes: tuple[int, int, int, int]
+    dealer: int
+    deal_number: int = 1
+    deals_planned: int = 1
+    totals: tuple[int, int, int, int] = (0, 0, 0, 0)
+    to_move: int | None = None
+
+    @property
+    def my_turn(self) -> bool:
+        return bool(self.legal)
+
+    @property
+    def led_suit(self) -> int | None:
+        return self.trick[0].suit if self.trick else None
+
+    @property
+    def clean(self) -> tuple[bool, bool, bool, bool]:
+        """Per seat, whether it has taken no trick yet this deal."""
+        t = self.taken
+        return (t[0] == 0, t[1] == 0, t[2] == 0, t[3] == 0)
+
+    @property
+    def played_mask(self) -> int:
+        mask = 0
+        for t in self.tricks:
+            for c in t.cards:
+                mask |= c.bit
+        for c in self.trick:
+            mask |= c.bit
+        return mask
+
+    @property
+    def hand_mask(self) -> int:
+        mask = 0
+        for c in self.hand:
+            mask |= c.bit
+        return mask
+
+    @property
+    def played(self) -> tuple[Card, ...]:
+        """Every card played this deal, sorted."""
+        return tuple(cards_of(self.played_mask))
+
+    @property
+    def unseen_mask(self) -> int:
+        """Cards held by the other seats (not in this hand, not played yet)."""
+        return FULL_MASK & ~self.played_mask & ~self.hand_mask
+
+    @property
+    def unseen(self) -> tuple[Card, ...]:
+        return tuple(cards_of(self.unseen_mask))
+
+    def voids(self) -> tuple[frozenset[int], ...]:
+        """Per seat, the suits it has shown it no longer holds (failed to follow)."""
+        out: list[set[int]] = [set(), set(), set(), set()]
+        for t in self.tricks:
+            led = t.cards[0].suit
+            for k in range(1, 4):
+                if t.cards[k].suit != led:
+                    out[(t.leader + k) & 3].add(led)
+        if self.trick:
+            led = self.trick[0].suit
+            for k in range(1, len(self.trick)):
+                if self.trick[k].suit != led:
+                    out[(self.leader + k) & 3].add(led)
+        return tuple(frozenset(s) for s in out)
+
+    def suit_cards(self, suit: int) -> tuple[Card, ...]:
+        return tuple(c for c in self.hand if c.suit == suit)
+
+
+__all__ = ["PlayerView", "DECK", "SUIT_MASKS"]
