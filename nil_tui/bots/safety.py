@@ -1,0 +1,68 @@
+"""Isolation: a bot that raises, answers with an illegal card or takes too long never stops
+the game. ``choose_safely`` plays the lowest legal card for it and says why."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+from ..engine import Card, PlayerView
+
+DEFAULT_TIME_CAP = 10.0
+
+
+@dataclass(frozen=True)
+class Choice:
+    card: Card
+    incident: str | None = None  # why the card was played for the bot, or None
+
+
+def fallback_card(view: PlayerView) -> Card:
+    """The safe card played for a failing bot: its lowest legal card."""
+    return min(view.legal, key=lambda c: (c.rank, c.suit))
+
+
+def _checked(view: PlayerView, answer: object, name: str) -> Choice:
+    if isinstance(answer, str):
+        try:
+            answer = Card.parse(answer)
+        except ValueError:
+            pass
+    if isinstance(answer, Card) and answer in view.legal:
+        return Choice(answer)
+    return Choice(fallback_card(view), f"{name} chose {answer!r}, which is not a legal card; "
+                  f"{fallback_card(view)} was played for it")
+
+
+def choose_safely(bot: object, view: PlayerView, time_cap: float | None = DEFAULT_TIME_CAP
+                  ) -> Choice:
+    """Ask a bot for a card, never raising and never waiting longer than ``time_cap`` seconds
+    (None: no cap, the call runs in this thread)."""
+    name = str(getattr(bot, "name", type(bot).__name__))
+    if time_cap is None:
+        try:
+            answer = bot.choose(view)  # type: ignore[attr-defined]
+        except Exception as exc:  # noqa: BLE001 - any bot failure is contained
+            return Choice(fallback_card(view), f"{name} failed ({type(exc).__name__}: {exc}); "
+                          f"{fallback_card(view)} was played for it")
+        return _checked(view, answer, name)
+
+    box: dict[str, object] = {}
+
+    def ask() -> None:
+        try:
+            box["answer"] = bot.choose(view)  # type: ignore[attr-defined]
+        except BaseException as exc:  # noqa: BLE001
+            box["error"] = exc
+
+    worker = threading.Thread(target=ask, name=f"bot-{name}", daemon=True)
+    worker.start()
+    worker.join(time_cap)
+    if worker.is_alive():
+        return Choice(fallback_card(view), f"{name} took longer than {time_cap:g} s; "
+                      f"{fallback_card(view)} was played for it")
+    if "error" in box:
+        exc = box["error"]
+        return Choice(fallback_card(view), f"{name} failed ({type(exc).__name__}: {exc}); "
+                      f"{fallback_card(view)} was played for it")
+    return _checked(view, box.get("answer"), name)
