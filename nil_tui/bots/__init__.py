@@ -108,7 +108,16 @@ def make_bot(spec: str, *, seed: int) -> Bot:
     return bot  # type: ignore[no-any-return]
 
 
-__all__ = ["Bot", "BotSpecError", "Level", "LEVELS", "ENTRY_POINT_GROUP", "make_bot",
+def seat_seed(game_seed: int | None, seat: int) -> int:
+    """The seed of the bot in a seat, derived from the game's seed: the app, a resumed game
+    and the simulator build the same bots for the same game."""
+    import hashlib
+
+    digest = hashlib.sha256(f"nil-tui-bot:{game_seed}:{seat}".encode()).digest()
+    return int.from_bytes(digest[:6], "big")
+
+
+__all__ = ["seat_seed", "Bot", "BotSpecError", "Level", "LEVELS", "ENTRY_POINT_GROUP", "make_bot",
            "plugin_entry_points"]
 
 
