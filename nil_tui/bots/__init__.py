@@ -35,12 +35,20 @@ class Level:
     title: str
     description: str
     target: str  # "module:Name" of the implementation, imported on first use
+    measured: str = ""  # the strength the ladder measured, shown next to the description
 
 
 LEVELS: dict[str, Level] = {
-    "easy": Level("easy", "Easy", "A beginner: plays at random among its legal cards.",
-                  "nil_tui.bots.easy:EasyBot"),
+    "easy": Level("easy", "Easy",
+                  "A beginner: often plays at random, but ducks a trick when it can.",
+                  "nil_tui.bots.easy:EasyBot", "not yet measured"),
+    "normal": Level("normal", "Normal",
+                    "Sound rules of thumb: ducks high, sheds danger, hunts clean players.",
+                    "nil_tui.bots.normal:NormalBot", "not yet measured"),
 }
+
+# Specs that make_bot and check_spec accept but the app does not offer.
+HIDDEN: dict[str, str] = {}
 
 
 def _load_target(target: str, spec: str) -> Callable[..., Any]:
@@ -82,6 +90,8 @@ def make_bot(spec: str, *, seed: int) -> Bot:
     spec = spec.strip()
     if spec in LEVELS:
         target = LEVELS[spec].target
+    elif spec in HIDDEN:
+        target = HIDDEN[spec]
     elif ":" in spec:
         target = spec
     else:
@@ -127,7 +137,7 @@ def check_spec(spec: str) -> None:
     if not isinstance(spec, str) or not spec.strip():
         raise BotSpecError(f"empty bot spec {spec!r}")
     spec = spec.strip()
-    if spec in LEVELS or spec in plugin_entry_points():
+    if spec in LEVELS or spec in HIDDEN or spec in plugin_entry_points():
         return
     if ":" not in spec:
         known = ", ".join([*LEVELS, *plugin_entry_points()])

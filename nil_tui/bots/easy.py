@@ -1,4 +1,5 @@
-"""The easy level: a beginner's play."""
+"""The easy level: a beginner's play. Often random, never counts cards, but not absurd: it
+ducks under a trick when it can and nothing forces it to win."""
 
 from __future__ import annotations
 
@@ -21,4 +22,18 @@ class EasyBot:
         self.seed = seed
 
     def choose(self, view: PlayerView) -> Card:
-        return decision_rng(self.seed, view, "easy").choice(view.legal)
+        rng = decision_rng(self.seed, view, "easy")
+        legal = list(view.legal)
+        if view.trick and view.clean[view.seat]:
+            led = view.trick[0].suit
+            top = max(c.rank for c in view.trick if c.suit == led)
+            ducks = [c for c in legal if c.suit == led and c.rank < top]
+            if ducks:
+                # a beginner ducks, though not always with the best card
+                return rng.choice(ducks)
+            if legal[0].suit != led and rng.random() < 0.5:
+                # void in the led suit: throw away a high card half of the time
+                return max(legal, key=lambda c: c.rank)
+        if not view.trick and rng.random() < 0.4:
+            return min(legal, key=lambda c: c.rank)  # lead something small
+        return rng.choice(legal)
