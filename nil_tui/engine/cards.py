@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from enum import IntEnum
-from typing import Iterable, Iterator
 
 RANK_CODES = "23456789TJQKA"
 SUIT_CODES = "CDHS"
@@ -33,7 +33,7 @@ class Suit(IntEnum):
         return SUIT_NAMES[self]
 
     @classmethod
-    def parse(cls, code: str) -> "Suit":
+    def parse(cls, code: str) -> Suit:
         text = code.strip().upper() if isinstance(code, str) else ""
         if len(text) == 1 and text in SUIT_CODES:
             return cls(SUIT_CODES.index(text))
@@ -56,7 +56,7 @@ class Card:
     bitmasks of these bits.
     """
 
-    __slots__ = ("index", "suit", "rank", "bit", "_code")
+    __slots__ = ("_code", "bit", "index", "rank", "suit")
 
     index: int
     suit: Suit
@@ -64,7 +64,7 @@ class Card:
     bit: int
     _code: str
 
-    def __new__(cls, suit: Suit | int, rank: int) -> "Card":
+    def __new__(cls, suit: Suit | int, rank: int) -> Card:  # noqa: PYI034 - a flyweight
         if _FROZEN:
             if not (isinstance(rank, int) and 2 <= rank <= 14) or suit not in range(4):
                 raise InvalidCard(f"no card has suit {suit!r} and rank {rank!r}")
@@ -86,14 +86,14 @@ class Card:
     def __reduce__(self) -> tuple[object, tuple[int]]:
         return (card_at, (self.index,))
 
-    def __copy__(self) -> "Card":
+    def __copy__(self) -> Card:
         return self
 
-    def __deepcopy__(self, memo: object) -> "Card":
+    def __deepcopy__(self, memo: object) -> Card:
         return self
 
     @classmethod
-    def parse(cls, code: "str | Card") -> "Card":
+    def parse(cls, code: str | Card) -> Card:
         """Parse ``"QS"``, ``"TD"``, ``"10D"`` (case and spaces ignored); ValueError otherwise."""
         if isinstance(code, Card):
             return code
@@ -138,22 +138,22 @@ class Card:
     def __ne__(self, other: object) -> bool:
         return not self.__eq__(other)
 
-    def __lt__(self, other: "Card") -> bool:
+    def __lt__(self, other: Card) -> bool:
         if not isinstance(other, Card):
             return NotImplemented
         return self.index < other.index
 
-    def __le__(self, other: "Card") -> bool:
+    def __le__(self, other: Card) -> bool:
         if not isinstance(other, Card):
             return NotImplemented
         return self.index <= other.index
 
-    def __gt__(self, other: "Card") -> bool:
+    def __gt__(self, other: Card) -> bool:
         if not isinstance(other, Card):
             return NotImplemented
         return self.index > other.index
 
-    def __ge__(self, other: "Card") -> bool:
+    def __ge__(self, other: Card) -> bool:
         if not isinstance(other, Card):
             return NotImplemented
         return self.index >= other.index
@@ -202,7 +202,7 @@ def suit_cards(mask: int, suit: int) -> tuple[Card, ...]:
     return _SEGMENT[suit][(mask >> (13 * suit)) & 0x1FFF]
 
 
-def mask_of(cards: Iterable["Card | str"]) -> int:
+def mask_of(cards: Iterable[Card | str]) -> int:
     mask = 0
     for c in cards:
         mask |= Card.parse(c).bit

@@ -7,14 +7,16 @@ This module is the only place that knows the rules of a deal. Hands are bitmasks
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Iterable, NamedTuple, Sequence
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
-from .cards import DECK, FULL_MASK, SUIT_MASKS, SUIT_SYMBOLS, Card, cards_of, mask_of
+from .cards import _SEGMENT, DECK, FULL_MASK, SUIT_MASKS, SUIT_SYMBOLS, Card, cards_of, mask_of
 
 if TYPE_CHECKING:
     from .view import PlayerView
 
 SEAT_NAMES = ("South", "West", "North", "East")
+_BITS = tuple(c.bit for c in DECK)
 TRICKS_PER_DEAL = 13
 
 
@@ -33,6 +35,9 @@ class Trick(NamedTuple):
         return self.cards[(seat - self.leader) & 3]
 
 
+_new_tuple = tuple.__new__
+
+
 class IllegalPlay(ValueError):
     """A card that may not be played now. ``reason`` says why in words; the deal is unchanged."""
 
@@ -43,6 +48,31 @@ class IllegalPlay(ValueError):
         self.seat = seat
         self.led_suit = led_suit
         super().__init__(f"cannot play {card}: {reason}")
+
+
+_DECK_ORDER = list(range(52))
+# (i, bit length of i + 1) for the Fisher-Yates steps of random.Random.shuffle, last to first.
+_SHUFFLE_STEPS = tuple((i, (i + 1).bit_length()) for i in range(51, 0, -1))
+
+
+def shuffled_deck(rng: random.Random) -> list[int]:
+    """Card indexes 0..51 in the order ``rng.shuffle(list(range(52)))`` gives.
+
+    For a plain ``random.Random`` this runs the same Fisher-Yates steps with the same draws
+    from ``getrandbits`` as ``Random.shuffle`` (so seeds deal the same cards), inlined because
+    shuffling is a large part of a bot's random playout. Other generators use ``shuffle``.
+    """
+    order = _DECK_ORDER[:]
+    if type(rng) is not random.Random:
+        rng.shuffle(order)
+        return order
+    getrandbits = rng.getrandbits
+    for i, k in _SHUFFLE_STEPS:
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        order[i], order[j] = order[j], order[i]
+    return order
 
 
 def trick_winner(leader: int, cards: Sequence[Card]) -> int:
@@ -75,8 +105,20 @@ def score(taken: Sequence[int], early: bool) -> tuple[int, int, int, int]:
 class Deal:
     """The live state of one deal. Mutated only through :meth:`play`."""
 
-    __slots__ = ("dealer", "dealt", "_hands", "_leader", "_trick", "_to_move", "_taken",
-                 "_tricks", "_over", "_early", "_played", "context")
+    __slots__ = (
+        "_early",
+        "_hands",
+        "_leader",
+        "_over",
+        "_played",
+        "_taken",
+        "_to_move",
+        "_trick",
+        "_tricks",
+        "context",
+        "dealer",
+        "dealt",
+    )
 
     def __init__(self, hands: Sequence[int], dealer: int) -> None:
         if dealer not in (0, 1, 2, 3):
@@ -97,17 +139,34 @@ class Deal:
 
     # --- construction -------------------------------------------------------------------
     @classmethod
-    def new(cls, dealer: int = 0, rng: random.Random | None = None) -> "Deal":
+    def new(cls, dealer: int = 0, rng: random.Random | None = None) -> Deal:
         """Shuffle and deal 13 cards each, one at a time clockwise from the dealer's left."""
-        order = list(range(52))
-        (rng or random.Random()).shuffle(order)
+        if dealer not in (0, 1, 2, 3):
+            raise ValueError(f"dealer must be a seat 0..3, not {dealer!r}")
+        order = shuffled_deck(rng or random.Random())
+        first = dealer + 1
         hands = [0, 0, 0, 0]
-        for i, idx in enumerate(order):
-            hands[(dealer + 1 + i) & 3] |= 1 << idx
-        return cls(hands, dealer)
+        bit = _BITS.__getitem__
+        for j in range(4):
+            # The j-th card of the shuffled deck, and every fourth after it, go to one seat.
+            hands[(first + j) & 3] = sum(map(bit, order[j::4]))
+        d = cls.__new__(cls)
+        d.dealer = dealer
+        d.dealt = (hands[0], hands[1], hands[2], hands[3])
+        d._hands = hands
+        d._leader = first & 3
+        d._trick = []
+        d._to_move = first & 3
+        d._taken = [0, 0, 0, 0]
+        d._tricks = []
+        d._over = False
+        d._early = False
+        d._played = 0
+        d.context = (1, 1, (0, 0, 0, 0))
+        return d
 
     @classmethod
-    def from_hands(cls, hands: Sequence[Iterable[Card | str]], dealer: int = 0) -> "Deal":
+    def from_hands(cls, hands: Sequence[Iterable[Card | str]], dealer: int = 0) -> Deal:
         """A deal from four lists of 13 cards (Card or code), by seat."""
         if len(hands) != 4:
             raise ValueError(f"a deal needs 4 hands, got {len(hands)}")
@@ -116,7 +175,7 @@ class Deal:
         for seat, hand in enumerate(hands):
             cards = [Card.parse(c) for c in hand]
             mask = mask_of(cards)
-            if len(cards) != 13 or bin(mask).count("1") != 13:
+            if len(cards) != 13 or mask.bit_count() != 13:
                 raise ValueError(f"hand of seat {seat} must hold 13 different cards")
             if mask & seen:
                 dup = cards_of(mask & seen)[0]
@@ -127,7 +186,7 @@ class Deal:
 
     @classmethod
     def from_position(cls, hands: Sequence[int], dealer: int, tricks: Sequence[Trick],
-                      trick: Sequence[Card], leader: int) -> "Deal":
+                      trick: Sequence[Card], leader: int) -> Deal:
         """A deal in mid-play, from the cards each seat still holds (bitmasks) and the public
         history. Used by bots to play out a guessed layout of the hidden cards."""
         played = 0
@@ -154,7 +213,7 @@ class Deal:
         d._check_end()
         return d
 
-    def copy(self) -> "Deal":
+    def copy(self) -> Deal:
         d = Deal.__new__(Deal)
         d.dealer = self.dealer
         d.dealt = self.dealt
@@ -250,7 +309,21 @@ class Deal:
 
     def legal_moves(self) -> list[Card]:
         """The cards the seat to move may play, sorted (empty once the deal is over)."""
-        return cards_of(self.legal_mask())
+        seat = self._to_move
+        if seat is None:
+            return []
+        hand = self._hands[seat]
+        if self._trick:
+            follow = hand & SUIT_MASKS[self._trick[0].suit]
+            if follow:
+                hand = follow
+        seg = _SEGMENT
+        return [
+            *seg[0][hand & 0x1FFF],
+            *seg[1][(hand >> 13) & 0x1FFF],
+            *seg[2][(hand >> 26) & 0x1FFF],
+            *seg[3][(hand >> 39) & 0x1FFF],
+        ]
 
     def is_legal(self, card: Card) -> bool:
         return bool(self.legal_mask() & card.bit)
@@ -284,30 +357,58 @@ class Deal:
         Raises IllegalPlay (a ValueError) and changes nothing when the card may not be played.
         """
         if card.__class__ is not Card:
-            card = Card.parse(card)  # type: ignore[arg-type]
+            try:
+                card = Card.parse(card)
+            except ValueError as exc:
+                raise IllegalPlay(card, str(exc), self._to_move) from None
         seat = self._to_move
-        bit = card.bit  # type: ignore[union-attr]
         trick = self._trick
-        if seat is None or not self._hands[seat] & bit or (
-            trick and card.suit != trick[0].suit  # type: ignore[union-attr]
-            and self._hands[seat] & SUIT_MASKS[trick[0].suit]
-        ):
+        if seat is None:
+            raise IllegalPlay(card, "the deal is over")
+        hands = self._hands
+        hand = hands[seat]
+        bit = card.bit  # type: ignore[union-attr]
+        if not hand & bit or (trick and card.suit is not trick[0].suit  # type: ignore[union-attr]
+                              and hand & SUIT_MASKS[trick[0].suit]):
             raise self.why_illegal(card) or IllegalPlay(card, "not allowed")  # pragma: no cover
-        self._hands[seat] ^= bit
+        hands[seat] = hand ^ bit
         self._played |= bit
         trick.append(card)  # type: ignore[arg-type]
         if len(trick) < 4:
             self._to_move = (seat + 1) & 3
             return None
+        # The trick is complete: the highest card of the led suit wins (inlined trick_winner).
+        c = trick[0]
+        suit = c.suit
+        best = 0
+        rank = c.rank
+        c = trick[1]
+        if c.suit is suit and c.rank > rank:
+            best, rank = 1, c.rank
+        c = trick[2]
+        if c.suit is suit and c.rank > rank:
+            best, rank = 2, c.rank
+        c = trick[3]
+        if c.suit is suit and c.rank > rank:
+            best = 3
         leader = self._leader
-        winner = trick_winner(leader, trick)
-        done = Trick(leader, tuple(trick), winner)
-        self._tricks.append(done)
-        self._taken[winner] += 1
+        winner = (leader + best) & 3
+        done = _new_tuple(Trick, (leader, tuple(trick), winner))
+        tricks = self._tricks
+        tricks.append(done)
+        taken = self._taken
+        taken[winner] += 1
         self._trick = []
         self._leader = winner
-        self._to_move = winner
-        self._check_end()
+        if taken[0] and taken[1] and taken[2] and taken[3]:
+            self._over = True
+            self._early = len(tricks) < TRICKS_PER_DEAL
+            self._to_move = None
+        elif len(tricks) == TRICKS_PER_DEAL:
+            self._over = True
+            self._to_move = None
+        else:
+            self._to_move = winner
         return done
 
     def _check_end(self) -> None:
@@ -320,7 +421,7 @@ class Deal:
             self._to_move = None
 
     # --- views --------------------------------------------------------------------------
-    def view(self, seat: int) -> "PlayerView":
+    def view(self, seat: int) -> PlayerView:
         """What one seat may know now: its own cards and everything public, nothing more."""
         from .view import PlayerView
 
@@ -333,7 +434,7 @@ class Deal:
             leader=self._leader,
             tricks=tuple(self._tricks),
             taken=self.taken,
-            hand_sizes=tuple(bin(h).count("1") for h in self._hands),  # type: ignore[arg-type]
+            hand_sizes=tuple(h.bit_count() for h in self._hands),  # type: ignore[arg-type]
             dealer=self.dealer,
             deal_number=number,
             deals_planned=planned,

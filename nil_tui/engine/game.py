@@ -7,9 +7,10 @@ in one ``Phase``, and every change (``play``, ``next_deal``) returns the events 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Sequence
+from typing import Any
 
 from .cards import DECK, Card
 from .deal import SEAT_NAMES, Deal, Trick
@@ -207,7 +208,7 @@ class Game:
         deal = self.deal
         seat = deal.to_move
         trick_number = len(deal._tricks) + 1
-        before_clean = deal._taken[:]  # noqa: SLF001 - engine internals
+        before_clean = deal._taken[:]
         done = deal.play(card)
         number = len(self.deals)
         events: list[Event] = [CardPlayed(number, trick_number, seat, Card.parse(card))]  # type: ignore[arg-type]
@@ -261,7 +262,7 @@ class Game:
         return to_record(self)
 
     @classmethod
-    def from_record(cls, record: dict[str, Any]) -> "Game":
+    def from_record(cls, record: dict[str, Any]) -> Game:
         from .records import from_record
 
         return from_record(record)

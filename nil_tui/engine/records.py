@@ -191,7 +191,12 @@ def from_record(record: Any) -> Game:
     game.deals_planned = planned
     game.seed = seed
     game.players = [dict(p) for p in players]
-    game.incidents = [dict(i) for i in record.get("incidents") or [] if isinstance(i, dict)]
+    incidents = record.get("incidents")
+    incidents = [] if incidents is None else _list(incidents, "incidents")
+    for k, item in enumerate(incidents):
+        if not isinstance(item, dict):
+            raise RecordError(f"incidents[{k}]", "expected an object")
+    game.incidents = [dict(i) for i in incidents]
     game.deals = []
     game.cut = cut
     first = deals[0].get("dealer") if isinstance(deals[0], dict) else None
@@ -240,8 +245,8 @@ def from_record(record: Any) -> Game:
                 try:
                     deal.play(c)
                 except IllegalPlay as exc:
-                    raise RecordError(f"{tw}.cards[{k}]", f"seat {(leader + k) & 3} "
-                                      f"{exc.reason.replace('it is', 'is')}") from None
+                    raise RecordError(f"{tw}.cards[{k}]", f"seat {(leader + k) & 3} cannot "
+                                      f"play {c}: {exc.reason}") from None
             winner = t.get("winner")
             if partial:
                 if winner is not None:
@@ -252,9 +257,9 @@ def from_record(record: Any) -> Game:
         if not deal.is_over and not (last and not finished):
             raise RecordError(f"{where}.tricks", f"the deal stops after {len(deal.tricks)} "
                               "tricks, but it is not over")
-        if "taken" in d or deal.is_over:
-            if _four_ints(d.get("taken"), f"{where}.taken") != deal.taken:
-                raise RecordError(f"{where}.taken", f"the tricks give {list(deal.taken)}")
+        if ("taken" in d or deal.is_over) and _four_ints(
+                d.get("taken"), f"{where}.taken") != deal.taken:
+            raise RecordError(f"{where}.taken", f"the tricks give {list(deal.taken)}")
         if deal.is_over:
             if _four_ints(d.get("points"), f"{where}.points") != deal.points:
                 raise RecordError(f"{where}.points", f"the rules give {list(deal.points)}")
@@ -266,7 +271,8 @@ def from_record(record: Any) -> Game:
                               "are complete")
         if _four_ints(record.get("totals"), "totals") != game.totals:
             raise RecordError("totals", f"the deals add up to {list(game.totals)}")
-        losers = _list(record.get("losers"), "losers")
+        losers = [_seat(s, f"losers[{k}]")
+                  for k, s in enumerate(_list(record.get("losers"), "losers"))]
         if sorted(losers) != list(lowest(game.totals)) or len(set(losers)) != len(losers):
             raise RecordError("losers", f"the lowest totals are seats "
                               f"{list(lowest(game.totals))}")

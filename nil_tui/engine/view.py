@@ -90,4 +90,4 @@ class PlayerView:
         return tuple(c for c in self.hand if c.suit == suit)
 
 
-__all__ = ["PlayerView", "DECK", "SUIT_MASKS"]
+__all__ = ["DECK", "SUIT_MASKS", "PlayerView"]
