@@ -1,13 +1,500 @@
-"""Headless bot-only games (the ``simulate`` command). Placeholder until implemented."""
+"""Headless bot-only matches (the ``simulate`` command) and their statistics.
+
+A match is ``games`` games of ``deals`` deals between four bot specs given by seat (the
+lineup). With ``rotate`` (the duplicate format) every game is played four times, the lineup
+turned one seat further each time, on the same cut and the same hands, so every bot plays
+every seat's cards and the luck of the deal cancels out.
+
+Game i's seed is derived from the match seed, and each bot's seed from its game's seed and its
+position in the lineup, so a match is reproduced exactly by its seed, with any ``jobs``.
+
+Only the engine and the standard library are imported at the top: the app's command line
+builds its parser from this module.
+"""
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
+import math
+import random
+import sys
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from .engine import SEAT_NAMES, Card, Deal, Game, PlayerView
+
+EXIT_USAGE = 2
+DEFAULT_BOTS = "easy,easy,easy,easy"
+DEFAULT_GAMES = 10
+DEFAULT_DEALS = 8
+DEFAULT_TIME_CAP = 10.0
+MAX_DEALS = 99
+
+
+# --- the command line ---------------------------------------------------------------------
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _deals(text: str) -> int:
+    value = _count(text)
+    if value > MAX_DEALS:
+        raise argparse.ArgumentTypeError(f"a game has 1 to {MAX_DEALS} deals, got {value}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"expected 0 or more seconds, got {text!r}")
+    return value
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--bots", default="easy,easy,easy,easy")
+    """The options of ``nil-tui simulate``."""
+    parser.description = ("Bots-only games, headless. Prints per bot: deals played, points per "
+                          "deal, edge over the other seats in the same deals (both with 95% "
+                          "confidence intervals), share of deals it stayed clean, games lost.")
+    parser.add_argument("--bots", default=DEFAULT_BOTS, metavar="A,B,C,D",
+                        help="four bot specs by seat, South first: levels (easy, normal, "
+                        "hard, expert), installed plugin names or package.module:Name "
+                        f"(default {DEFAULT_BOTS})")
+    parser.add_argument("--games", type=_count, default=DEFAULT_GAMES, metavar="G",
+                        help=f"games to play (default {DEFAULT_GAMES}; with --rotate each is "
+                        "played 4 times)")
+    parser.add_argument("--deals", type=_deals, default=DEFAULT_DEALS, metavar="N",
+                        help=f"deals per game, 1-{MAX_DEALS} (default {DEFAULT_DEALS})")
+    parser.add_argument("--seed", type=_seed, default=None, metavar="S",
+                        help="match seed; the same seed and bots replay the same games "
+                        "(default: random, printed in the summary)")
+    parser.add_argument("--rotate", action="store_true",
+                        help="duplicate format: play every game once per rotation of the "
+                        "lineup, on the same cards")
+    parser.add_argument("--records", metavar="FILE.jsonl", default=None,
+                        help="write every game played as one record per line")
+    parser.add_argument("--jobs", type=_count, default=1, metavar="J",
+                        help="processes to spread the games over (same results as 1)")
+    parser.add_argument("--json", action="store_true",
+                        help="print the summary as JSON")
+    parser.add_argument("--time-cap", type=_seconds, default=DEFAULT_TIME_CAP,
+                        metavar="SECONDS", dest="time_cap",
+                        help="a bot's time per decision before a safe card is played for it "
+                        f"(default {DEFAULT_TIME_CAP:g}; 0 means no cap, which is faster)")
 
 
 def run(args: argparse.Namespace) -> int:
-    raise NotImplementedError
+    """Run ``nil-tui simulate``; user errors are one line on stderr and exit status 2."""
+    from .bots import BotSpecError, check_spec
+
+    try:
+        specs = parse_lineup(args.bots)
+        for spec in dict.fromkeys(specs):
+            check_spec(spec)
+    except BotSpecError as exc:
+        return _usage(f"--bots: {exc}")
+    except ValueError as exc:
+        return _usage(str(exc))
+    seed = new_match_seed() if args.seed is None else args.seed
+    records: TextIO | None = None
+    if args.records:
+        try:
+            records = open(args.records, "w", encoding="utf-8")  # noqa: SIM115 - closed below
+        except OSError as exc:
+            return _usage(f"--records: cannot write {args.records} ({exc.strerror or exc})")
+    try:
+        result = run_match(specs, args.games, args.deals, seed, rotate=args.rotate,
+                           jobs=args.jobs, time_cap=args.time_cap or None,
+                           records_file=records, progress=sys.stderr.isatty())
+    except BotSpecError as exc:
+        return _usage(f"--bots: {exc}")
+    except KeyboardInterrupt:
+        print("nil-tui simulate: interrupted", file=sys.stderr)
+        return 130
+    finally:
+        if records is not None:
+            records.close()
+    if args.json:
+        print(json.dumps(result.to_json(), indent=2))
+    else:
+        print(result.summary())
+    return 0
+
+
+def _usage(message: str) -> int:
+    print(f"nil-tui simulate: error: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def parse_lineup(text: str) -> tuple[str, str, str, str]:
+    """Four bot specs from ``A,B,C,D``; ValueError naming the problem otherwise."""
+    specs = [part.strip() for part in text.split(",")]
+    if len(specs) != 4:
+        raise ValueError(f"--bots: expected 4 bot specs separated by commas (one per seat), "
+                         f"got {len(specs)}: {text!r}")
+    for k, spec in enumerate(specs):
+        if not spec:
+            raise ValueError(f"--bots: the spec for seat {k} ({SEAT_NAMES[k]}) is empty")
+    return (specs[0], specs[1], specs[2], specs[3])
+
+
+# --- seeds ----------------------------------------------------------------------------------
+def new_match_seed() -> int:
+    return random.SystemRandom().randrange(2**32)
+
+
+def game_seed(match_seed: int, game: int) -> int:
+    """The seed of game ``game`` (0-based) of a match: a 48-bit number derived from both."""
+    digest = hashlib.sha256(f"nil-tui-sim:{match_seed}:{game}".encode()).digest()
+    return int.from_bytes(digest[:6], "big")
+
+
+# --- playing one game -----------------------------------------------------------------------
+@dataclass(frozen=True)
+class GameTask:
+    """One game to play: game ``game`` of the match in ``rotation`` (0 unless rotating)."""
+
+    game: int
+    rotation: int
+    seed: int
+    specs: tuple[str, str, str, str]  # the lineup: spec by position
+    deals: int
+    time_cap: float | None
+    keep_record: bool
+
+    def position(self, seat: int) -> int:
+        """Lineup position of the bot in ``seat``: rotation r moves position k to seat k+r."""
+        return (seat - self.rotation) & 3
+
+
+@dataclass(frozen=True)
+class GameOutcome:
+    """What the statistics need from one game, plus its record when asked for."""
+
+    game: int
+    rotation: int
+    positions: tuple[int, int, int, int]  # lineup position by seat
+    points: tuple[tuple[int, int, int, int], ...]  # per deal, by seat
+    taken: tuple[tuple[int, int, int, int], ...]  # per deal, by seat
+    losers: tuple[int, ...]
+    incidents: int  # decisions played for a failing bot
+    record: dict[str, Any] | None
+
+
+class _PerfectAsker:
+    """Presents a perfect-information bot to ``choose_safely``: its ``choose`` asks the bot's
+    ``choose_perfect`` with a copy of the live deal (only the simulator offers this)."""
+
+    def __init__(self, bot: Any, deal: Deal) -> None:
+        self.bot = bot
+        self.deal = deal
+        self.name = str(getattr(bot, "name", type(bot).__name__))
+
+    def choose(self, view: PlayerView) -> Card:
+        return self.bot.choose_perfect(view, self.deal.copy())  # type: ignore[no-any-return]
+
+
+def player_names(names: Sequence[str]) -> list[str]:
+    """Bot names for the record, numbered by lineup position when a name repeats."""
+    return [f"{n} {k + 1}" if names.count(n) > 1 else n for k, n in enumerate(names)]
+
+
+def play_game(task: GameTask) -> GameOutcome:
+    """Play one game between bots, asking each through ``choose_safely``."""
+    from .bots import make_bot, seat_seed
+    from .bots.safety import choose_safely
+
+    bots = [make_bot(task.specs[k], seed=seat_seed(task.seed, k)) for k in range(4)]
+    names = player_names([str(getattr(b, "name", task.specs[k])) for k, b in enumerate(bots)])
+    positions = (task.position(0), task.position(1), task.position(2), task.position(3))
+    players = [{"name": names[k], "kind": "bot", "bot": task.specs[k]} for k in positions]
+    seat_bots = [bots[k] for k in positions]
+    perfect = [callable(getattr(b, "choose_perfect", None)) for b in seat_bots]
+    game = Game(deals_planned=task.deals, seed=task.seed, players=players)
+    time_cap = task.time_cap
+    points: list[tuple[int, int, int, int]] = []
+    taken: list[tuple[int, int, int, int]] = []
+    while True:
+        deal = game.deal
+        while not deal.is_over:
+            seat = deal.to_move
+            assert seat is not None
+            bot = seat_bots[seat]
+            asker = _PerfectAsker(bot, deal) if perfect[seat] else bot
+            choice = choose_safely(asker, deal.view(seat), time_cap)
+            if choice.incident is not None:
+                game.record_incident(seat, choice.card, choice.incident)
+            game.play(choice.card)
+        points.append(deal.points)
+        taken.append(deal.taken)
+        if game.is_over:
+            break
+        game.next_deal()
+    return GameOutcome(task.game, task.rotation, positions, tuple(points), tuple(taken),
+                       game.losers, len(game.incidents),
+                       game.to_record() if task.keep_record else None)
+
+
+def match_tasks(specs: Sequence[str], games: int, deals: int, seed: int, rotate: bool,
+                time_cap: float | None, keep_record: bool) -> list[GameTask]:
+    """Every game of a match, in the order they are reported and recorded."""
+    lineup = (specs[0], specs[1], specs[2], specs[3])
+    rotations = range(4) if rotate else range(1)
+    return [GameTask(i, r, game_seed(seed, i), lineup, deals, time_cap, keep_record)
+            for i in range(games) for r in rotations]
+
+
+# --- statistics -----------------------------------------------------------------------------
+# Two-sided 95% quantiles of Student's t for 1..30 degrees of freedom; 1.96 beyond.
+_T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
+        2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
+        2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
+
+
+def mean_ci95(values: Sequence[float]) -> tuple[float, float, float]:
+    """Mean and 95% confidence interval (Student's t) of independent values; the interval
+    is the mean itself when there are fewer than two values."""
+    n = len(values)
+    if n == 0:
+        return (0.0, 0.0, 0.0)
+    mean = math.fsum(values) / n
+    if n < 2:
+        return (mean, mean, mean)
+    var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
+    t = _T95[n - 2] if n - 1 <= len(_T95) else 1.96
+    half = t * math.sqrt(var / n)
+    return (mean, mean - half, mean + half)
+
+
+@dataclass
+class BotStats:
+    """One bot spec's results over a match (all the seats it held, added together).
+
+    ``deals`` and ``games`` count seat-deals and seat-games: a spec in two seats plays each
+    deal twice. Confidence intervals treat each deal of the match (with its rotations) as one
+    independent sample, since rotations of the same cards are not independent of each other.
+    """
+
+    spec: str
+    seats: int
+    deals: int = 0
+    games: int = 0
+    games_lost: int = 0
+    clean_deals: int = 0
+    # per deal of the match (game, deal number): [sum of points, sum of edges, count]
+    by_deal: dict[tuple[int, int], list[float]] = field(default_factory=dict)
+
+    def add_deal(self, key: tuple[int, int], points: int, edge: float, clean: bool) -> None:
+        self.deals += 1
+        self.clean_deals += clean
+        cell = self.by_deal.setdefault(key, [0.0, 0.0, 0])
+        cell[0] += points
+        cell[1] += edge
+        cell[2] += 1
+
+    def _per_deal(self, column: int) -> list[float]:
+        return [cell[column] / cell[2] for _, cell in sorted(self.by_deal.items())]
+
+    @property
+    def points(self) -> tuple[float, float, float]:
+        """Mean points per deal with the 95% interval."""
+        return mean_ci95(self._per_deal(0))
+
+    @property
+    def edge(self) -> tuple[float, float, float]:
+        """Mean of (its points minus the mean of the other three seats' points), with CI."""
+        return mean_ci95(self._per_deal(1))
+
+    @property
+    def clean_share(self) -> float:
+        return self.clean_deals / self.deals if self.deals else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        pts, pts_lo, pts_hi = self.points
+        edge, edge_lo, edge_hi = self.edge
+        return {
+            "seats": self.seats,
+            "deals": self.deals,
+            "points_per_deal": _round(pts),
+            "points_ci95": [_round(pts_lo), _round(pts_hi)],
+            "edge": _round(edge),
+            "edge_ci95": [_round(edge_lo), _round(edge_hi)],
+            "clean_share": _round(self.clean_share),
+            "games": self.games,
+            "games_lost": self.games_lost,
+        }
+
+
+def _round(x: float) -> float:
+    return round(x, 6)
+
+
+@dataclass
+class MatchResult:
+    """The statistics of a match, per bot spec (in lineup order of first appearance)."""
+
+    specs: tuple[str, str, str, str]
+    seed: int
+    rotate: bool
+    games: int = 0  # games played, each rotation counted
+    deals: int = 0  # deals played, each rotation counted
+    incidents: int = 0  # decisions a failing bot had played for it
+    bots: dict[str, BotStats] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for spec in self.specs:
+            if spec not in self.bots:
+                self.bots[spec] = BotStats(spec, self.specs.count(spec))
+
+    def add(self, outcome: GameOutcome) -> None:
+        self.games += 1
+        self.deals += len(outcome.points)
+        by_seat = [self.bots[self.specs[outcome.positions[s]]] for s in range(4)]
+        for d, (points, taken) in enumerate(zip(outcome.points, outcome.taken)):
+            total = points[0] + points[1] + points[2] + points[3]
+            for s in range(4):
+                edge = points[s] - (total - points[s]) / 3
+                by_seat[s].add_deal((outcome.game, d), points[s], edge, taken[s] == 0)
+        for s in range(4):
+            by_seat[s].games += 1
+            by_seat[s].games_lost += s in outcome.losers
+        self.incidents += outcome.incidents
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "games": self.games,
+            "deals": self.deals,
+            "seed": self.seed,
+            "rotate": self.rotate,
+            "bots": {spec: stats.to_json() for spec, stats in self.bots.items()},
+        }
+
+    def summary(self) -> str:
+        """The result as a table for people."""
+        lineup = ", ".join(f"{SEAT_NAMES[s]} {spec}" for s, spec in enumerate(self.specs))
+        fmt = "rotated lineup" if self.rotate else "fixed seats"
+        lines = [
+            (f"{self.games} games, {self.deals} deals ({fmt}); seed {self.seed} "
+             f"(repeat with --seed {self.seed})"),
+            f"lineup: {lineup}",
+            "",
+        ]
+        width = max(4, *(len(spec) for spec in self.bots))
+        lines.append(f"{'bot':<{width}}  seats  deals  {'points/deal (95% CI)':<24}  "
+                     f"{'edge (95% CI)':<26}  clean  games lost")
+        for spec, st in self.bots.items():
+            pts, pts_lo, pts_hi = st.points
+            edge, edge_lo, edge_hi = st.edge
+            lost = f"{st.games_lost}/{st.games}"
+            if st.games:
+                lost += f" ({st.games_lost / st.games:.0%})"
+            lines.append(
+                f"{spec:<{width}}  {st.seats:>5}  {st.deals:>5}  "
+                f"{f'{pts:.3f} [{pts_lo:.3f}, {pts_hi:.3f}]':<24}  "
+                f"{f'{edge:+.3f} [{edge_lo:+.3f}, {edge_hi:+.3f}]':<26}  "
+                f"{st.clean_share:>5.1%}  {lost}")
+        if self.incidents:
+            lines.append("")
+            lines.append(f"{self.incidents} decisions were played for failing bots "
+                         "(see the records' incidents)")
+        return "\n".join(lines)
+
+
+# --- running a match ------------------------------------------------------------------------
+def _outcomes(tasks: list[GameTask], jobs: int) -> Iterator[GameOutcome]:
+    """Play the tasks, yielding outcomes in task order (processes when ``jobs`` > 1)."""
+    if jobs <= 1 or len(tasks) <= 1:
+        for task in tasks:
+            yield play_game(task)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    workers = min(jobs, len(tasks))
+    chunk = max(1, min(8, len(tasks) // (workers * 4)))
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        yield from pool.map(play_game, tasks, chunksize=chunk)
+
+
+class _Progress:
+    """A one-line progress bar on stderr (used only when stderr is a terminal)."""
+
+    def __init__(self, total: int, stream: TextIO) -> None:
+        self.total = total
+        self.stream = stream
+        self.done = 0
+
+    def step(self) -> None:
+        self.done += 1
+        filled = 30 * self.done // self.total
+        self.stream.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] "
+                          f"{self.done}/{self.total} games")
+        self.stream.flush()
+
+    def close(self) -> None:
+        self.stream.write("\r" + " " * 60 + "\r")
+        self.stream.flush()
+
+
+def run_match(specs: Sequence[str], games: int, deals: int, seed: int, rotate: bool = False,
+              jobs: int = 1, time_cap: float | None = DEFAULT_TIME_CAP,
+              records_path: str | None = None, progress: bool = False, *,
+              records_file: TextIO | None = None) -> MatchResult:
+    """Play a match and return its statistics.
+
+    ``specs`` are four bot specs by lineup position (= seat without rotation). Records go to
+    ``records_path`` (a new .jsonl file) or an open ``records_file``, one game per line, in
+    game order. Raises ValueError for bad counts and BotSpecError for bad specs.
+    """
+    if len(specs) != 4:
+        raise ValueError(f"a match needs 4 bot specs, got {len(specs)}")
+    for name, value in (("games", games), ("jobs", jobs)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"{name} must be a whole number of at least 1, not {value!r}")
+    if isinstance(deals, bool) or not isinstance(deals, int) or not 1 <= deals <= MAX_DEALS:
+        raise ValueError(f"deals must be a whole number from 1 to {MAX_DEALS}, not {deals!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise TypeError(f"seed must be a whole number, not {seed!r}")
+    if time_cap is not None and not time_cap > 0:
+        raise ValueError(f"time_cap must be a positive number of seconds or None, not "
+                         f"{time_cap!r}")
+    lineup = (specs[0], specs[1], specs[2], specs[3])
+    own_file = records_file is None and records_path is not None
+    out = open(records_path, "w", encoding="utf-8") if own_file else records_file  # type: ignore[arg-type]  # noqa: SIM115
+    tasks = match_tasks(lineup, games, deals, seed, rotate, time_cap, out is not None)
+    result = MatchResult(lineup, seed, rotate)
+    bar = _Progress(len(tasks), sys.stderr) if progress else None
+    try:
+        for outcome in _outcomes(tasks, jobs):
+            result.add(outcome)
+            if out is not None and outcome.record is not None:
+                out.write(json.dumps(outcome.record, separators=(",", ":")) + "\n")
+            if bar is not None:
+                bar.step()
+    finally:
+        if bar is not None:
+            bar.close()
+        if own_file and out is not None:
+            out.close()
+    return result
+
+
+__all__ = ["BotStats", "GameOutcome", "GameTask", "MatchResult", "add_arguments", "game_seed",
+           "mean_ci95", "play_game", "run", "run_match"]
