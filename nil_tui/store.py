@@ -232,6 +232,7 @@ class Store:
         self.persistent = persistent
         self.warnings: list[str] = list(warnings or [])
         self._lock = lock
+        self.last_error: str | None = None
         self.records_dir = home / RECORDS_DIR
         self.db_path = home / DB_NAME
 
@@ -284,6 +285,8 @@ class Store:
             store._lock = lock
             return store
         store = cls(conn, base, slot=slot, persistent=True, warnings=warnings, lock=lock)
+        if slot == 0:
+            store._adopt_left_behind()
         store._check_current()
         return store
 
@@ -363,6 +366,28 @@ class Store:
                             "and the saved game start over).")
         return None  # pragma: no cover - a fresh file that fails again
 
+    def _adopt_left_behind(self) -> None:
+        """A game saved by a second instance that is no longer running becomes the main saved
+        game when there is none, so ``resume`` finds it."""
+        rows = self._conn.execute("SELECT slot FROM current WHERE slot != 0 ORDER BY saved_at "
+                                  "DESC").fetchall()
+        if not rows or self._conn.execute("SELECT 1 FROM current WHERE slot = 0").fetchone():
+            return
+        for (slot,) in rows:
+            if 0 < slot < MAX_SLOTS:
+                probe = _FileLock(self.home / f"{LOCK_NAME}.{slot}")
+                if not probe.acquire():
+                    continue  # that instance is still playing
+            else:
+                probe = None
+            try:
+                with self._tx() as conn:
+                    conn.execute("UPDATE current SET slot = 0 WHERE slot = ?", (slot,))
+            finally:
+                if probe is not None:
+                    probe.release()
+            return
+
     def _check_current(self) -> None:
         """A saved game that no longer reads back is reported and set aside, not resumed."""
         row = self._conn.execute("SELECT record, options FROM current WHERE slot = ?",
@@ -402,10 +427,11 @@ class Store:
             conn.execute("BEGIN IMMEDIATE")
             try:
                 yield conn
+                conn.execute("COMMIT")
             except BaseException:
-                conn.execute("ROLLBACK")
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
                 raise
-            conn.execute("COMMIT")
 
     def _read(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
         with self._mutex:
@@ -426,21 +452,37 @@ class Store:
                 settings[key] = json.loads(value)
             except ValueError:
                 continue
-        return settings
+        return _as_options(settings)
+
+    def _failed(self, what: str, exc: sqlite3.Error) -> None:
+        """A write that failed while playing (disk full, store locked too long): the game
+        goes on; the problem is kept in ``warnings`` and ``last_error``."""
+        message = f"Could not save {what} ({_plain(exc)})."
+        self.last_error = message
+        if message not in self.warnings:
+            self.warnings.append(message)
 
     def save_settings(self, settings: dict[str, Any]) -> None:
         """Keep these settings (merged over the ones already kept)."""
         rows = [(str(k), json.dumps(v)) for k, v in settings.items() if not str(k).startswith("_")]
-        with self._tx() as conn:
-            conn.executemany("INSERT OR REPLACE INTO settings(key, value) VALUES (?, ?)", rows)
+        try:
+            with self._tx() as conn:
+                conn.executemany("INSERT OR REPLACE INTO settings(key, value) VALUES (?, ?)",
+                                 rows)
+        except sqlite3.Error as exc:
+            self._failed("the settings", exc)
 
     def save_current(self, record: dict[str, Any], options: dict[str, Any]) -> None:
         """The game in progress, in one transaction: all of it or (on a crash) the last one."""
         record_text = json.dumps(record, separators=(",", ":"))
         options_text = json.dumps(options, separators=(",", ":"))
-        with self._tx() as conn:
-            conn.execute("INSERT OR REPLACE INTO current(slot, record, options, saved_at) "
-                         "VALUES (?, ?, ?, ?)", (self.slot, record_text, options_text, now_utc()))
+        try:
+            with self._tx() as conn:
+                conn.execute("INSERT OR REPLACE INTO current(slot, record, options, saved_at) "
+                             "VALUES (?, ?, ?, ?)",
+                             (self.slot, record_text, options_text, now_utc()))
+        except sqlite3.Error as exc:
+            self._failed("the game in progress", exc)
 
     def load_current(self) -> tuple[dict[str, Any], dict[str, Any]] | None:
         """(record, options) of this instance's saved game, or None. A saved game that no
@@ -455,11 +497,14 @@ class Store:
             where = f" It was kept as {kept}." if kept else ""
             self.warnings.append(f"The saved game cannot be resumed: {problem}.{where}")
             return None
-        return json.loads(row[0]), json.loads(row[1])
+        return json.loads(row[0]), _as_options(json.loads(row[1]))
 
     def clear_current(self) -> None:
-        with self._tx() as conn:
-            conn.execute("DELETE FROM current WHERE slot = ?", (self.slot,))
+        try:
+            with self._tx() as conn:
+                conn.execute("DELETE FROM current WHERE slot = ?", (self.slot,))
+        except sqlite3.Error as exc:
+            self._failed("the end of the saved game", exc)
 
     def finish_game(self, record: dict[str, Any], options: dict[str, Any]) -> Path:
         """Write the finished game's record file, add it to history and statistics and clear
@@ -467,26 +512,36 @@ class Store:
         summary = summarize(record, options)
         mark = fingerprint(record)
         with self._mutex:
-            known = self._conn.execute("SELECT path FROM games WHERE fingerprint = ?",
-                                       (mark,)).fetchone()
+            try:
+                known = self._conn.execute("SELECT path FROM games WHERE fingerprint = ?",
+                                           (mark,)).fetchone()
+            except sqlite3.Error:
+                known = None
             if known is not None:
                 self.clear_current()
                 return Path(known[0])
             finished_at = now_utc()
             path = self._write_record_file(record, summary["seed"])
-            with self._tx() as conn:
-                conn.execute(
-                    "INSERT INTO games(finished_at, path, record, options, fingerprint, seed, "
-                    "difficulty, opponents, deals, totals, losers, lost, clean_deals, points) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (finished_at, str(path), json.dumps(record, separators=(",", ":")),
-                     json.dumps(options, separators=(",", ":")), mark, summary["seed"],
-                     summary["difficulty"], summary["opponents"], summary["deals"],
-                     json.dumps(summary["totals"]), json.dumps(summary["losers"]),
-                     int(summary["lost"]), summary["clean_deals"], summary["points"]))
-                _count(conn, summary)
-                conn.execute("DELETE FROM current WHERE slot = ?", (self.slot,))
+            try:
+                self._add_game(record, options, summary, mark, finished_at, path)
+            except sqlite3.Error as exc:
+                self._failed("the finished game in history and statistics", exc)
         return path
+
+    def _add_game(self, record: dict[str, Any], options: dict[str, Any],
+                  summary: dict[str, Any], mark: str, finished_at: str, path: Path) -> None:
+        with self._tx() as conn:
+            conn.execute(
+                "INSERT INTO games(finished_at, path, record, options, fingerprint, seed, "
+                "difficulty, opponents, deals, totals, losers, lost, clean_deals, points) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (finished_at, str(path), json.dumps(record, separators=(",", ":")),
+                 json.dumps(options, separators=(",", ":")), mark, summary["seed"],
+                 summary["difficulty"], summary["opponents"], summary["deals"],
+                 json.dumps(summary["totals"]), json.dumps(summary["losers"]),
+                 int(summary["lost"]), summary["clean_deals"], summary["points"]))
+            _count(conn, summary)
+            conn.execute("DELETE FROM current WHERE slot = ?", (self.slot,))
 
     def _write_record_file(self, record: dict[str, Any], seed: int | None) -> Path:
         name = f"{_stamp()}_seed-{seed if seed is not None else 'none'}.json"
@@ -747,6 +802,13 @@ def _fallback_records_dir() -> Path:
 def _plain(exc: BaseException) -> str:
     text = str(exc).strip() or type(exc).__name__
     return text[0].lower() + text[1:] if text else text
+
+
+def _as_options(options: dict[str, Any]) -> dict[str, Any]:
+    """JSON keeps tuples as lists: give ``bots`` back as the tuple PlayOptions holds."""
+    if isinstance(options.get("bots"), list):
+        options["bots"] = tuple(options["bots"])
+    return options
 
 
 def _loads_or(text: Any, default: Any) -> Any:
