@@ -261,8 +261,6 @@ class Store:
                     break
             else:
                 slot = MAX_SLOTS + os.getpid() % 100_000
-            warnings.append("Another nil-tui is already playing: this one keeps its game "
-                            "separately, so neither overwrites the other.")
 
         if not writable:
             warnings.append(f"The data folder {base} is read-only: this game, your settings "

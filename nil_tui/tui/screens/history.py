@@ -1,0 +1,141 @@
+"""Past games: a table of finished games, newest first; Enter opens one in the review screen."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+
+from ...engine import Game, RecordError
+from ...store import Store
+
+
+def local_time(stamp: str | None) -> str:
+    """"2026-11-29T18:00:00Z" as local "2026-11-29 19:00" (or the text as it is)."""
+    if not stamp:
+        return "?"
+    try:
+        when = _dt.datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ").replace(
+            tzinfo=_dt.timezone.utc)
+    except ValueError:
+        return stamp
+    return when.astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+RESULT_STYLE = {"under the table": "bold red", "under the table (shared)": "red",
+                "safe": "green", "draw": "yellow"}
+
+
+def result_text(row: dict[str, Any]) -> Text:
+    result = str(row.get("result", "?"))
+    return Text(result[:1].upper() + result[1:], style=RESULT_STYLE.get(result, ""))
+
+
+def points_text(totals: list[int]) -> str:
+    """Your points first, then West, North, East: "9 | 7 10 5"."""
+    if len(totals) != 4:
+        return "?"
+    return f"{totals[0]} | {totals[1]} {totals[2]} {totals[3]}"
+
+
+def close_screen(screen: Screen[Any]) -> None:
+    """Back to the screen below, or quit when this screen is all there is (``nil-tui
+    history`` / ``nil-tui stats``)."""
+    stack = screen.app.screen_stack
+    if len(stack) < 2 or type(stack[-2]) is Screen:
+        screen.app.exit()
+    else:
+        screen.dismiss(None)
+
+
+class HistoryScreen(Screen[None]):
+    """Finished games (date, deals, result, opponents, points); Enter reviews one."""
+
+    DEFAULT_CSS = """
+    HistoryScreen { layout: vertical; }
+    HistoryScreen #history-head { height: auto; padding: 0 1; }
+    HistoryScreen #history-table { height: 1fr; }
+    HistoryScreen #history-empty { height: 1fr; padding: 1 2; color: $text-muted; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "open", "Review", priority=True),
+        Binding("escape,q", "close", "Back"),
+    ]
+
+    def __init__(self, store: Store) -> None:
+        super().__init__()
+        self.store = store
+        self.rows: list[dict[str, Any]] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="history-head")
+        yield DataTable(id="history-table", cursor_type="row", zebra_stripes=True)
+        yield Static("No finished games yet. Games you play to the end appear here.",
+                     id="history-empty")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.refresh_rows()
+
+    def refresh_rows(self) -> None:
+        self.rows = self.store.history()
+        table = self.query_one(DataTable)
+        table.clear(columns=True)
+        table.add_column("Date", key="date")
+        table.add_column("Deals", key="deals")
+        table.add_column("Result", key="result")
+        table.add_column("Opponents", key="opponents")
+        table.add_column("You | W N E", key="points")
+        for row in self.rows:
+            table.add_row(local_time(row.get("finished_at")), str(row.get("deals", "?")),
+                          result_text(row), str(row.get("opponents", "?")),
+                          points_text(list(row.get("totals") or [])), key=str(row["id"]))
+        empty = not self.rows
+        table.display = not empty
+        self.query_one("#history-empty").display = empty
+        lost = sum(1 for r in self.rows if r.get("lost"))
+        head = Text("Game history", style="bold")
+        if self.rows:
+            head.append(f"   {len(self.rows)} games, {lost} under the table", style="dim")
+            head.append("   Enter: review a game", style="dim")
+        self.query_one("#history-head", Static).update(head)
+        if not empty:
+            table.focus()
+
+    def _chosen(self) -> dict[str, Any] | None:
+        table = self.query_one(DataTable)
+        if not self.rows or not 0 <= table.cursor_row < len(self.rows):
+            return None
+        return self.rows[table.cursor_row]
+
+    def action_open(self) -> None:
+        row = self._chosen()
+        if row is None:
+            return
+        record = self.store.load_record(int(row["id"]))
+        if record is None:
+            self.notify("This game's record is missing from the store.", severity="error")
+            return
+        try:
+            game = Game.from_record(record)
+        except RecordError as exc:
+            self.notify(f"This game's record cannot be read: {exc}", severity="error")
+            return
+        from .review import ReviewScreen
+
+        title = f"{local_time(row.get('finished_at'))} · {row.get('result', '')}"
+        self.app.push_screen(ReviewScreen(game, title=title))
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        """A mouse click (or Enter handled by the table) opens the game too."""
+        event.stop()
+        self.action_open()
+
+    def action_close(self) -> None:
+        close_screen(self)

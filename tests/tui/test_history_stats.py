@@ -1,0 +1,171 @@
+"""The history and statistics screens at 80x24: what they list, Enter, Escape."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.app import App
+from textual.screen import Screen
+from textual.widgets import DataTable, Sparkline, Static
+
+from nil_tui.engine import Game
+from nil_tui.engine.game import Phase
+from nil_tui.store import Store
+from nil_tui.tui.screens.history import HistoryScreen
+from nil_tui.tui.screens.review import ReviewScreen
+from nil_tui.tui.screens.stats import StatsScreen
+
+SIZE = (80, 24)
+
+
+def finished(seed: int, deals: int = 2) -> dict[str, Any]:
+    rng = random.Random(seed)
+    game = Game(deals, seed=seed)
+    while not game.is_over:
+        if game.phase is Phase.DEAL_OVER:
+            game.next_deal()
+        game.play(rng.choice(list(game.deal.legal_moves())))
+    return game.to_record()
+
+
+def options(level: str) -> dict[str, Any]:
+    return {"deals": 2, "bots": [level] * 3, "seed": None, "speed": "instant",
+            "ascii": False, "four_color": False, "theme": None, "extra": {}}
+
+
+@pytest.fixture
+def store(tmp_path: Path):
+    s = Store.open(tmp_path)
+    yield s
+    s.close()
+
+
+class Below(Screen[None]):
+    """Stands for the setup screen."""
+
+
+class Host(App[None]):
+    """Opens one screen on top of a plain screen below it (as the setup screen would be)."""
+
+    def __init__(self, make: Any, under: bool = True) -> None:
+        super().__init__()
+        self.make = make
+        self.under = under
+
+    def on_mount(self) -> None:
+        if self.under:
+            self.push_screen(Below(id="below"))
+        self.push_screen(self.make())
+
+
+def text_of(widget: Static) -> str:
+    return str(widget.render())
+
+
+async def test_history_lists_games_newest_first_and_reviews_one(store: Store) -> None:
+    records = [finished(1), finished(2, deals=3), finished(3)]
+    store.finish_game(records[0], options("easy"))
+    store.finish_game(records[1], options("hard"))
+    store.finish_game(records[2], options("easy"))
+    app = Host(lambda: HistoryScreen(store))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one(DataTable)
+        assert table.row_count == 3
+        first = [str(c) for c in table.get_row_at(0)]
+        second = [str(c) for c in table.get_row_at(1)]
+        assert second[1] == "3" and second[3] == "hard x3"  # deals, opponents
+        assert first[4] == (f"{records[2]['totals'][0]} | {records[2]['totals'][1]} "
+                            f"{records[2]['totals'][2]} {records[2]['totals'][3]}")
+        expected = "Under the table" if 0 in records[2]["losers"] else (
+            "Draw" if not records[2]["losers"] else "Safe")
+        assert first[2].startswith(expected)
+        await pilot.press("down")
+        await pilot.press("enter")
+        await pilot.pause()
+        review = app.screen
+        assert isinstance(review, ReviewScreen)
+        assert review.game.seed == 2 and len(review.game.deals) == 3
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, HistoryScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen.id == "below"
+
+
+async def test_history_when_empty_says_so(store: Store) -> None:
+    app = Host(lambda: HistoryScreen(store))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert not app.screen.query_one(DataTable).display
+        empty = app.screen.query_one("#history-empty", Static)
+        assert empty.display and "No finished games yet" in text_of(empty)
+        await pilot.press("enter")  # nothing to open, nothing breaks
+        await pilot.pause()
+        assert isinstance(app.screen, HistoryScreen)
+
+
+async def test_history_alone_quits_on_escape(store: Store) -> None:
+    store.finish_game(finished(4), options("easy"))
+    app = Host(lambda: HistoryScreen(store), under=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not app.is_running
+
+
+async def test_history_reports_an_unreadable_record(store: Store) -> None:
+    store.finish_game(finished(5), options("easy"))
+    store._conn.execute("UPDATE games SET record = '{\"format\": \"other\"}'")
+    app = Host(lambda: HistoryScreen(store))
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, HistoryScreen)
+        assert any("cannot be read" in n.message and "format" in n.message
+                   for n in app._notifications)
+
+
+async def test_stats_by_difficulty_and_chart(store: Store) -> None:
+    games = [(finished(s), "easy") for s in (10, 11, 12)] + [(finished(13), "hard")]
+    for record, level in games:
+        store.finish_game(record, options(level))
+    app = Host(lambda: StatsScreen(store))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one(DataTable)
+        rows = {str(table.get_row_at(i)[0]): [str(c) for c in table.get_row_at(i)]
+                for i in range(table.row_count)}
+        assert set(rows) == {"easy", "hard", "all"}
+        easy = [r for r, level in games if level == "easy"]
+        deals = [d for r in easy for d in r["deals"]]
+        lost = sum(0 in r["losers"] for r in easy)
+        clean = sum(d["taken"][0] == 0 for d in deals)
+        points = sum(d["points"][0] for d in deals)
+        assert rows["easy"][1] == "3"
+        assert rows["easy"][2].startswith(f"{lost} (")
+        assert rows["easy"][3] == str(len(deals))
+        assert rows["easy"][4].startswith(f"{clean} (")
+        assert rows["easy"][5] == f"{points / len(deals):.2f}"
+        assert rows["all"][1] == "4"
+        spark = app.screen.query_one(Sparkline)
+        assert list(spark.data or []) == [r["totals"][0] / len(r["deals"]) for r, _ in games]
+        assert spark.region.width > 0 and spark.region.height > 0  # visible at 80x24
+        assert spark.region.bottom <= 23
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen.id == "below"
+
+
+async def test_stats_when_empty_says_so(store: Store) -> None:
+    app = Host(lambda: StatsScreen(store))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert not app.screen.query_one(DataTable).display
+        assert "No finished games yet" in text_of(app.screen.query_one("#stats-empty", Static))
