@@ -1,0 +1,65 @@
+"""Entry points from the command line into the app. Kept light: nothing here imports the
+bots' search code, so the first frame comes quickly."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from ..engine import Game
+from ..options import PlayOptions, options_from_dict
+
+
+def _run(start: str, **kwargs: Any) -> int:
+    from .app import NilApp
+
+    app = NilApp(start, **kwargs)
+    result = app.run()
+    return int(result or 0)
+
+
+def setup() -> int:
+    return _run("setup")
+
+
+def play(options: PlayOptions) -> int:
+    return _run("play", options=options)
+
+
+def resume() -> int:
+    from .app import open_store
+
+    store = open_store()
+    saved = store.load_current()
+    if not saved:
+        store.close()
+        print("nil-tui resume: there is no saved game (start one with nil-tui play)",
+              file=sys.stderr)
+        return 1
+    return _run("resume", store=store)
+
+
+def replay(game: Game, source: str) -> int:
+    return _run("replay", game=game, title=f"Replay of {source}")
+
+
+def history() -> int:
+    return _run("history")
+
+
+def stats() -> int:
+    return _run("stats")
+
+
+def last_options() -> PlayOptions:
+    """The options last used in setup (defaults when there are none or the store is away)."""
+    from .app import open_store
+
+    try:
+        store = open_store()
+        try:
+            return options_from_dict(store.load_settings() or {})
+        finally:
+            store.close()
+    except Exception:  # noqa: BLE001 - a damaged store never stops a game from starting
+        return PlayOptions()

@@ -1,0 +1,1 @@
+"""The app's screens: setup, table, deal summary, game over, rules, review."""

@@ -1,0 +1,142 @@
+"""Game over: the final standings, and the loser(s) crawling under the table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Footer, Static
+
+from ...engine import Game
+from ...options import PlayOptions
+from ...paths import asset_text
+from .summary import NAMES, deals_table, standings_text
+
+
+def load_art() -> dict[str, list[str]]:
+    """The sections of ``assets/under_table.txt`` by name."""
+    sections: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for line in asset_text("under_table.txt").splitlines():
+        if line.startswith("@@ "):
+            current = sections.setdefault(line[3:].strip(), [])
+        elif current is not None:
+            current.append(line.rstrip())
+    return sections
+
+
+class UnderTable(Widget):
+    """The table, with each loser crawling in from the left until they are under it."""
+
+    DEFAULT_CSS = "UnderTable { height: auto; width: 100%; }"
+
+    step: reactive[int] = reactive(0)
+
+    def __init__(self, losers: tuple[int, ...], animate: bool, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.losers = losers
+        self.art = load_art()
+        width = max(len(line) for line in self.art["table"])
+        crawler = self.art["crawler"]
+        self.crawler_width = max(len(line) for line in crawler)
+        gap = 12
+        span = len(losers) * self.crawler_width + (len(losers) - 1) * gap
+        first = max(5, (width - span) // 2)
+        self.targets = [first + i * (self.crawler_width + gap) for i in range(len(losers))]
+        self.steps = 12 if animate and losers else 0
+        self.step = 0 if self.steps else self.steps
+        self.animate_on = animate and bool(losers)
+
+    def on_mount(self) -> None:
+        if self.animate_on:
+            self._timer = self.set_interval(0.12, self._tick)
+
+    def _tick(self) -> None:
+        if self.step >= self.steps:
+            self._timer.stop()
+            return
+        self.step += 1
+
+    def get_content_height(self, *_: object) -> int:
+        extra = 0 if self.losers else len(self.art["nobody"])
+        return len(self.art["table"]) + 1 + extra
+
+    def render(self) -> Text:
+        table = [list(line) for line in self.art["table"]]
+        width = max(len(r) for r in table) + 2
+        for row in table:
+            row.extend(" " * (width - len(row)))
+        crawler = self.art["crawler"]
+        base = len(table) - len(crawler) - 1
+        names = [" "] * width
+        done = self.step >= self.steps
+        for i, seat in enumerate(self.losers):
+            target = self.targets[i]
+            offset = target - (self.steps - self.step) * 3
+            for r, line in enumerate(crawler):
+                for c, ch in enumerate(line):
+                    x = offset + c
+                    if ch != " " and 0 <= x < width and 0 <= base + r < len(table):
+                        table[base + r][x] = ch
+            if done:
+                label = NAMES[seat]
+                for k, ch in enumerate(label):
+                    if 0 <= target + k < width:
+                        names[target + k] = ch
+        text = Text("\n".join("".join(r) for r in table), style="#c8a36a")
+        if self.losers:
+            text.append("\n" + "".join(names).rstrip(), style="bold red")
+        else:
+            text.append("\n")
+            text.append("\n".join(self.art["nobody"]), style="bold green")
+        return text
+
+
+class GameOverScreen(Screen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "again", "New game"),
+        Binding("q", "app.quit", "Quit"),
+        Binding("question_mark,f1", "app.rules", "Rules"),
+    ]
+
+    def __init__(self, game: Game, options: PlayOptions, path: Path | None) -> None:
+        super().__init__()
+        self.game = game
+        self.options = options
+        self.path = path
+
+    def compose(self) -> ComposeResult:
+        game = self.game
+        losers = game.losers
+        with VerticalScroll(id="gameover"):
+            title = Text("Game over", style="bold")
+            if not losers:
+                title.append(": a draw, all four are level!", style="bold green")
+            elif 0 in losers:
+                title.append(": you crawl under the table!" if len(losers) == 1 else
+                             ": you and " + " and ".join(NAMES[s] for s in losers if s) +
+                             " crawl under the table!", style="bold red")
+            else:
+                title.append(": you stay on your chair.", style="bold green")
+            yield Static(title, id="gameover-title")
+            yield UnderTable(losers, animate=self.options.speed != "instant", id="art")
+            yield Static(standings_text(game, final=True), id="gameover-standings")
+            yield Static(deals_table(game), id="gameover-table")
+            where = Text("Record saved: ", style="dim")
+            where.append(str(self.path) if self.path else "not saved", style="dim")
+            yield Static(where, id="gameover-path")
+            yield Static(Text("Enter: a new game with the same settings   q: quit",
+                              style="dim"))
+        yield Footer()
+
+    def action_again(self) -> None:
+        from dataclasses import replace
+
+        self.app.start_game(replace(self.options, seed=None))  # type: ignore[attr-defined]

@@ -1,0 +1,59 @@
+"""Rules and keys (``?`` or F1), from the same text as ``nil-tui rules``."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from ...paths import asset_text
+
+KEYS = (
+    ("← → (or a d)", "move the cursor over your cards"),
+    ("Enter or Space", "play the card under the cursor"),
+    ("mouse click", "play the card you click"),
+    ("s", "scoreboard: every deal so far, standings"),
+    ("t", "show the last completed trick"),
+    ("h", "a hint for your turn"),
+    ("? or F1", "these rules and keys"),
+    ("q or ctrl+q", "quit (asks first during a game; the game is saved)"),
+)
+
+
+def keys_table() -> Table:
+    table = Table(box=None, show_header=False, padding=(0, 2, 0, 0))
+    table.add_column(style="bold", no_wrap=True)
+    table.add_column()
+    for key, what in KEYS:
+        table.add_row(key, what)
+    return table
+
+
+class RulesScreen(Screen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,question_mark,f1", "close", "Back"),
+        Binding("up,k", "scroll(-1)", "Scroll", show=False),
+        Binding("down,j", "scroll(1)", "Scroll", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="rules"):
+            yield Static(Text("Keys", style="bold underline"))
+            yield Static(keys_table(), id="rules-keys")
+            yield Static(Text(asset_text("RULES.txt")), id="rules-text")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.set_focus(self.query_one("#rules", VerticalScroll))
+
+    def action_scroll(self, step: int) -> None:
+        self.query_one("#rules", VerticalScroll).scroll_relative(y=step * 3, animate=False)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

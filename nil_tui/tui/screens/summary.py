@@ -1,0 +1,134 @@
+"""The deal summary / scoreboard (after every deal, and on ``s``), and the last trick."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Footer, Static
+
+from ...engine import Game, Trick, describe_result, lowest
+from ..widgets.cards import CardLook
+from ..widgets.trick import TrickInfo, TrickView
+
+NAMES = ("You", "West", "North", "East")
+
+
+def deals_table(game: Game) -> Table:
+    """Every finished deal (rows) by player (columns), with totals."""
+    table = Table(expand=False, show_footer=True, header_style="bold", footer_style="bold",
+                  title_style="bold")
+    table.add_column("Deal", justify="right", footer="Total")
+    totals = game.totals
+    for s, name in enumerate(NAMES):
+        table.add_column(name, justify="right", footer=str(totals[s]))
+    table.add_column("", justify="left", style="dim")
+    for number, deal in enumerate(game.deals, 1):
+        if not deal.is_over:
+            table.add_row(str(number), *["·"] * 4, "playing")
+            continue
+        pts = deal.points
+        note = "early" if deal.ended_early else "13 tricks"
+        table.add_row(str(number), *[str(p) if p else "-" for p in pts], note)
+    return table
+
+
+def standings_text(game: Game, final: bool) -> Text:
+    totals = game.totals
+    order = sorted(range(4), key=lambda s: (-totals[s], s))
+    text = Text()
+    text.append("Standings: ", style="bold")
+    text.append(",  ".join(f"{NAMES[s]} {totals[s]}" for s in order))
+    text.append("\n")
+    losers = lowest(totals)
+    if not losers:
+        text.append("All four are level: nobody goes under the table"
+                    + ("." if final else " if the game ended now."))
+    else:
+        who = " and ".join(NAMES[s] for s in losers)
+        many = len(losers) > 1 or losers[0] == 0
+        if final:
+            text.append(f"{who} {'crawl' if many else 'crawls'} under the table!",
+                        style="bold red")
+        else:
+            text.append(f"If the game ended now, {who} would crawl under the table.",
+                        style="red")
+    return text
+
+
+class SummaryScreen(Screen[None]):
+    """What happened in the last deal, every deal so far, standings, who is under the table."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,space", "close", "Next deal"),
+        Binding("escape,s", "close", "Back", show=False),
+        Binding("question_mark,f1", "app.rules", "Rules"),
+        Binding("q", "app.request_quit", "Quit"),
+    ]
+
+    def __init__(self, game: Game, between_deals: bool) -> None:
+        super().__init__()
+        self.game = game
+        self.between_deals = between_deals
+
+    def compose(self) -> ComposeResult:
+        game = self.game
+        with VerticalScroll(id="summary"):
+            last = next((d for d in reversed(game.deals) if d.is_over), None)
+            if self.between_deals and last is not None:
+                head = Text(f"Deal {game.deals.index(last) + 1} of {game.deals_planned} is over",
+                            style="bold")
+                head.append("\n")
+                head.append(describe_result(last.taken, last.points, last.ended_early, NAMES))
+                tk = ", ".join(f"{NAMES[s]} {last.taken[s]}" for s in range(4))
+                head.append(f"\nTricks taken: {tk}", style="dim")
+            else:
+                head = Text(f"Scoreboard: deal {game.deal_number} of {game.deals_planned}",
+                            style="bold")
+            yield Static(head, id="summary-head")
+            yield Static(deals_table(game), id="summary-table")
+            yield Static(standings_text(game, final=False), id="summary-standings")
+            hint = "Enter: next deal" if self.between_deals else "Enter or Esc: back to the table"
+            yield Static(Text(hint, style="dim"), id="summary-hint")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        if not self.between_deals:
+            self.query_one("#summary-hint", Static).update(
+                Text("Enter or Esc: back to the table", style="dim"))
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class LastTrickScreen(ModalScreen[None]):
+    """The last completed trick, with its winner marked (``t`` on the table)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter,space,t,q", "close", "Back")]
+
+    def __init__(self, trick: Trick, look: CardLook) -> None:
+        super().__init__()
+        self.trick = trick
+        self.look = look
+
+    def compose(self) -> ComposeResult:
+        t = self.trick
+        with Vertical(id="last-trick"):
+            yield Static(Text("The last trick", style="bold"))
+            view = TrickView()
+            view.look = self.look
+            cards = tuple((t.player_of(k), c) for k, c in enumerate(t.cards))
+            view.info = TrickInfo(cards, t.winner, f"{NAMES[t.winner]} took it")
+            yield view
+            yield Static(Text("any key: back", style="dim"))
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def on_key(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,1 @@
+"""Widgets of the table: hand, trick, seats, scoreboard, game log, and card drawing."""

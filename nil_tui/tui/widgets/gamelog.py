@@ -1,0 +1,19 @@
+"""The game log: a readable line per play and per trick."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import RichLog
+
+
+class GameLog(RichLog, can_focus=False):
+    DEFAULT_CSS = """
+    GameLog { border: round $panel-lighten-2; height: 1fr; scrollbar-size-vertical: 1; }
+    """
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(wrap=True, markup=False, min_width=20, **kwargs)  # type: ignore[arg-type]
+        self.border_title = "Log"
+
+    def add(self, line: Text | str) -> None:
+        self.write(line)

@@ -1,0 +1,89 @@
+"""Your hand: one focusable widget with a cursor index (so a burst of arrow keys moves the
+cursor the full count; no per-card focus)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import events
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from ...engine import Card
+from .cards import CARD_WIDTH, CardLook, card_box
+
+
+class Hand(Widget, can_focus=True):
+    """Cards sorted by suit then rank; the card under the cursor is raised and framed."""
+
+    DEFAULT_CSS = """
+    Hand { height: 4; width: 1fr; }
+    """
+
+    cards: reactive[tuple[Card, ...]] = reactive((), layout=False)
+    legal: reactive[frozenset[Card]] = reactive(frozenset())
+    cursor: reactive[int] = reactive(0)
+    active: reactive[bool] = reactive(False)
+    look: reactive[CardLook] = reactive(CardLook())
+
+    class CardChosen(Message):
+        """The player picked a card (Enter on the cursor, or a click)."""
+
+        def __init__(self, index: int, card: Card) -> None:
+            super().__init__()
+            self.index = index
+            self.card = card
+
+    def set_hand(self, cards: tuple[Card, ...], legal: frozenset[Card], active: bool) -> None:
+        self.cards = cards
+        self.legal = legal
+        self.active = active
+        if cards:
+            self.cursor = min(max(self.cursor, 0), len(cards) - 1)
+
+    def move(self, step: int) -> None:
+        if self.cards:
+            self.cursor = min(max(self.cursor + step, 0), len(self.cards) - 1)
+
+    def leftmost_legal(self) -> None:
+        for i, card in enumerate(self.cards):
+            if card in self.legal:
+                self.cursor = i
+                return
+
+    @property
+    def current(self) -> Card | None:
+        if 0 <= self.cursor < len(self.cards):
+            return self.cards[self.cursor]
+        return None
+
+    def _left(self) -> int:
+        return max(0, (self.size.width - len(self.cards) * CARD_WIDTH) // 2)
+
+    def render(self) -> Text:
+        rows = [Text(), Text(), Text(), Text()]
+        pad = " " * self._left()
+        for row in rows:
+            row.append(pad)
+        blank = " " * CARD_WIDTH
+        for i, card in enumerate(self.cards):
+            chosen = i == self.cursor
+            dim = self.active and card not in self.legal
+            box = card_box(self.look, card, dim=dim, cursor=chosen)
+            if chosen:
+                for r in range(3):
+                    rows[r].append_text(box[r])
+                rows[3].append(blank)
+            else:
+                rows[0].append(blank)
+                for r in range(3):
+                    rows[r + 1].append_text(box[r])
+        if not self.cards:
+            rows[1].append("(no cards)", style="dim")
+        return Text("\n").join(rows)
+
+    def on_click(self, event: events.Click) -> None:
+        index = (event.x - self._left()) // CARD_WIDTH
+        if event.x >= self._left() and 0 <= index < len(self.cards):
+            self.cursor = index
+            self.post_message(self.CardChosen(index, self.cards[index]))

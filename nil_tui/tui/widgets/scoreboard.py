@@ -1,0 +1,45 @@
+"""The scoreboard panel: points so far per player, tricks this deal, deal k of N."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.table import Table
+from textual.reactive import reactive
+from textual.widget import Widget
+
+
+@dataclass(frozen=True)
+class ScoreInfo:
+    names: tuple[str, ...] = ("You", "West", "North", "East")
+    totals: tuple[int, ...] = (0, 0, 0, 0)
+    taken: tuple[int, ...] = (0, 0, 0, 0)
+    deal_number: int = 1
+    deals_planned: int = 1
+
+
+class Scoreboard(Widget):
+    DEFAULT_CSS = """
+    Scoreboard { height: auto; border: round $panel-lighten-2; }
+    """
+
+    info: reactive[ScoreInfo] = reactive(ScoreInfo())
+
+    def watch_info(self, info: ScoreInfo) -> None:
+        self.border_title = f"Deal {info.deal_number} of {info.deals_planned}"
+
+    def render(self) -> Table:
+        info = self.info
+        table = Table(box=None, expand=True, padding=(0, 1), show_edge=False)
+        table.add_column("", no_wrap=True)
+        table.add_column("Pts", justify="right")
+        table.add_column("Tricks", justify="right")
+        low = min(info.totals)
+        for s in (0, 1, 2, 3):
+            pts = str(info.totals[s])
+            style = "bold" if s == 0 else ""
+            mark = "" if info.taken[s] else " ●"
+            table.add_row(info.names[s], pts if info.totals[s] != low or len(set(
+                info.totals)) == 1 else f"[red]{pts}[/]", f"{info.taken[s]}{mark}",
+                style=style)
+        return table

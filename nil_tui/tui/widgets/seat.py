@@ -1,0 +1,78 @@
+"""A seat at the table: name and level, cards left, tricks taken, clean mark, dealer, turn."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widget import Widget
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    name: str
+    level: str
+    cards: int = 13
+    tricks: int = 0
+    clean: bool = True
+    dealer: bool = False
+    to_move: bool = False
+    thinking: bool = False
+
+
+THINKING_FRAMES = ("⠋ thinking", "⠙ thinking", "⠹ thinking", "⠸ thinking", "⠼ thinking",
+                   "⠴ thinking", "⠦ thinking", "⠧ thinking", "⠇ thinking", "⠏ thinking")
+
+
+class Seat(Widget):
+    """One bot's seat, drawn from an immutable ``SeatInfo``."""
+
+    DEFAULT_CSS = """
+    Seat { height: auto; border: round $panel-lighten-2; padding: 0 1; }
+    Seat.-turn { border: round $accent; }
+    """
+
+    info: reactive[SeatInfo | None] = reactive(None)
+    frame: reactive[int] = reactive(0)
+
+    def on_mount(self) -> None:
+        self._spinner = self.set_interval(0.1, self._tick, pause=True)
+
+    def _tick(self) -> None:
+        self.frame = (self.frame + 1) % len(THINKING_FRAMES)
+
+    def watch_info(self, info: SeatInfo | None) -> None:
+        if info is None:
+            return
+        self.set_class(info.to_move, "-turn")
+        self.border_title = info.name
+        self.border_subtitle = "dealer" if info.dealer else ""
+        spinner = getattr(self, "_spinner", None)
+        if spinner is not None:
+            if info.thinking:
+                spinner.resume()
+            else:
+                spinner.pause()
+
+    def render(self) -> Text:
+        info = self.info
+        if info is None:
+            return Text("")
+        text = Text()
+        text.append(info.level, style="italic")
+        text.append("\n")
+        text.append(f"{info.cards} card{'s' if info.cards != 1 else ''}\n")
+        text.append(f"{info.tricks} trick{'s' if info.tricks != 1 else ''}\n")
+        if info.clean:
+            text.append("● clean", style="bold green")
+        else:
+            text.append("○ taken", style="dim")
+        text.append("\n")
+        if info.thinking:
+            text.append(THINKING_FRAMES[self.frame], style="bold yellow")
+        elif info.to_move:
+            text.append("to play", style="bold")
+        else:
+            text.append(" ")
+        return text
