@@ -1,0 +1,121 @@
+"""The command line: simulate's options and errors, rules, --version."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from nil_tui import __version__
+from nil_tui.cli import main
+from nil_tui.engine import Game
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "nil_tui", *args], check=False,
+                          capture_output=True,
+                          text=True, timeout=60, cwd=Path(__file__).parent)
+
+
+def test_version() -> None:
+    done = run_cli("--version")
+    assert done.returncode == 0
+    assert done.stdout.strip() == f"nil-tui {__version__}"
+
+
+def test_rules_prints_the_rules() -> None:
+    done = run_cli("rules")
+    assert done.returncode == 0 and done.stderr == ""
+    text = " ".join(done.stdout.split()).lower()
+    assert text.startswith("zero (also called nil)")
+    for words in ("the lowest rank deals", "must play a card of the suit that was led",
+                  "everyone scores 1 point", "that player scores 3", "those two score 1 each",
+                  "took all 13 tricks scores 3", "fewest points loses", "nobody does (a draw)"):
+        assert words in text
+
+
+def test_simulate_json_and_records(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "out.jsonl"
+    code = main(["simulate", "--bots", "easy,easy,normal,easy", "--games", "2", "--deals", "2",
+                 "--seed", "12", "--rotate", "--json", "--records", str(path),
+                 "--time-cap", "0"])
+    out, err = capsys.readouterr()
+    assert code == 0 and err == ""  # no progress bar when stderr is not a terminal
+    data = json.loads(out)
+    assert (data["games"], data["deals"], data["seed"], data["rotate"]) == (8, 16, 12, True)
+    assert set(data["bots"]) == {"easy", "normal"}
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 8
+    for line in lines:
+        assert Game.from_record(json.loads(line)).is_over
+
+
+def test_simulate_summary_text(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["simulate", "--games", "2", "--deals", "1", "--seed", "77"])
+    out, err = capsys.readouterr()
+    assert code == 0 and err == ""
+    assert "seed 77" in out and "--seed 77" in out
+    assert "points/deal" in out and "edge" in out and "clean" in out and "games lost" in out
+    row = next(line for line in out.splitlines() if line.startswith("easy"))
+    assert " 4 " in row and " 8 " in row  # 4 seats, 8 seat-deals
+
+
+def test_simulate_without_seed_prints_the_seed_it_used(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--games", "1", "--deals", "1", "--json"]) == 0
+    seed = json.loads(capsys.readouterr().out)["seed"]
+    assert isinstance(seed, int)
+    assert main(["simulate", "--games", "1", "--deals", "1", "--json", "--seed", str(seed)]) == 0
+    assert json.loads(capsys.readouterr().out)["seed"] == seed
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--bots", "easy,easy,easy"], "expected 4 bot specs"),
+    (["--bots", "easy,easy,easy,easy,easy"], "expected 4 bot specs"),
+    (["--bots", "easy,nosuchbot,easy,easy"], "unknown bot 'nosuchbot'"),
+    (["--bots", "easy,easy,no_such_module_x:Bot,easy"], "cannot import module"),
+    (["--bots", "easy,easy,json:nothing_here,easy"], "has no 'nothing_here'"),
+    (["--bots", "easy,easy,collections:OrderedDict,easy"], "is not a bot"),
+    (["--bots", "easy,,easy,easy"], "is empty"),
+    (["--deals", "0"], "--deals"),
+    (["--deals", "-3"], "--deals"),
+    (["--deals", "100"], "1 to 99"),
+    (["--games", "0"], "--games"),
+    (["--games", "-1"], "--games"),
+    (["--games", "many"], "whole number"),
+    (["--jobs", "0"], "--jobs"),
+    (["--seed", "x"], "--seed"),
+    (["--time-cap", "-2"], "--time-cap"),
+])
+def test_simulate_bad_input_is_one_line_and_status_2(
+        args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    try:
+        code = main(["simulate", "--games", "1", "--deals", "1", *args])
+    except SystemExit as exc:  # argparse's own errors
+        code = exc.code  # type: ignore[assignment]
+    out, err = capsys.readouterr()
+    assert code == 2
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1
+    assert message in err
+    assert "Traceback" not in err
+
+
+def test_simulate_records_file_that_cannot_be_written(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["simulate", "--games", "1", "--records", str(tmp_path / "no" / "x.jsonl")])
+    err = capsys.readouterr().err
+    assert code == 2 and "--records" in err and len(err.strip().splitlines()) == 1
+
+
+def test_simulate_error_in_a_real_process_has_no_traceback() -> None:
+    done = run_cli("simulate", "--bots", "easy,easy,no_such_module_x:Bot,easy")
+    assert done.returncode == 2
+    assert done.stderr.startswith("nil-tui simulate: error: --bots:")
+    assert len(done.stderr.strip().splitlines()) == 1
+    done = run_cli("simulate", "--deals", "0")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1

@@ -1,0 +1,261 @@
+"""Game records (RECORDS.md): written, read back, and tampered records rejected by field."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from nil_tui.engine import Card, Game, RecordError
+
+
+def without_time(record: dict[str, Any]) -> dict[str, Any]:
+    record = dict(record)
+    record.pop("created")
+    return record
+
+
+def through_json(record: dict[str, Any]) -> dict[str, Any]:
+    return json.loads(json.dumps(record))  # type: ignore[no-any-return]
+
+
+@pytest.fixture
+def finished(random_game: Callable[..., Game]) -> dict[str, Any]:
+    return through_json(random_game(seed=31, deals=3).to_record())
+
+
+def test_finished_record_shape(finished: dict[str, Any]) -> None:
+    rec = finished
+    assert rec["format"] == "nil-tui-record" and rec["version"] == 1
+    assert rec["finished"] is True and rec["seed"] == 31
+    assert rec["deals_planned"] == rec["rules"]["deals_planned"] == 3
+    assert len(rec["deals"]) == 3 and len(rec["players"]) == 4
+    assert rec["cut"]["dealer"] == rec["deals"][0]["dealer"]
+    for deal in rec["deals"]:
+        assert all(len(h) == 13 for h in deal["hands"])
+        assert all(len(code) == 2 for h in deal["hands"] for code in h)
+        assert all(len(t["cards"]) == 4 for t in deal["tricks"])
+    assert rec["totals"] == [sum(d["points"][s] for d in rec["deals"]) for s in range(4)]
+    assert "losers" in rec
+
+
+def test_finished_round_trip(random_game: Callable[..., Game]) -> None:
+    game = random_game(seed=32, deals=4)
+    record = through_json(game.to_record())
+    back = Game.from_record(record)
+    assert back.is_over and back.totals == game.totals and back.losers == game.losers
+    assert back.cut == game.cut
+    assert [d.tricks for d in back.deals] == [d.tricks for d in game.deals]
+    assert without_time(through_json(back.to_record())) == without_time(record)
+
+
+@pytest.mark.parametrize("stop_after", [0, 1, 6, 30, 52 * 2 + 3])
+def test_in_progress_round_trip_and_continue(random_game: Callable[..., Game],
+                                             stop_after: int) -> None:
+    game = random_game(seed=33, deals=5, stop_after=stop_after)
+    record = through_json(game.to_record())
+    assert record["finished"] is False and "losers" not in record
+    back = Game.from_record(record)
+    assert back.phase is game.phase and back.to_move == game.to_move
+    assert back.deal.trick == game.deal.trick and back.deal.tricks == game.deal.tricks
+    assert back.deal.hands == game.deal.hands
+    assert without_time(through_json(back.to_record())) == without_time(record)
+    # the rebuilt game plays on exactly like the original
+    if not game.deal.is_over:
+        card = game.deal.legal_moves()[0]
+        assert back.play(card) == game.play(card)
+
+
+def test_in_progress_record_with_a_partial_trick(random_game: Callable[..., Game]) -> None:
+    game = random_game(seed=34, deals=2, stop_after=6)
+    record = through_json(game.to_record())
+    last = record["deals"][-1]["tricks"][-1]
+    assert len(last["cards"]) == 2 and last["winner"] is None
+    assert record["deals"][-1]["points"] is None
+    Game.from_record(record)
+
+
+def test_incidents_survive_the_round_trip(random_game: Callable[..., Game]) -> None:
+    game = random_game(seed=35, deals=1, stop_after=3)
+    card = game.deal.legal_moves()[0]
+    game.record_incident(game.to_move, card, "Easy took too long")  # type: ignore[arg-type]
+    game.play(card)
+    back = Game.from_record(through_json(game.to_record()))
+    assert back.incidents == game.incidents
+    assert back.incidents[0]["card"] == str(card) and back.incidents[0]["trick"] == 1
+
+
+# --- tampered records ------------------------------------------------------------------------
+def first_trick_where(record: dict[str, Any],
+                      test: Callable[[list[Card], int, list[Card]], bool]) -> tuple[int, int, int]:
+    """(deal, trick, k) of the first card played where ``test(hand_before, k, trick)``."""
+    for i, deal in enumerate(record["deals"]):
+        hands = [{Card.parse(c) for c in h} for h in deal["hands"]]
+        for j, t in enumerate(deal["tricks"]):
+            cards = [Card.parse(c) for c in t["cards"]]
+            for k, card in enumerate(cards):
+                seat = (t["leader"] + k) % 4
+                if test(sorted(hands[seat]), k, cards):
+                    return i, j, k
+                hands[seat].discard(card)
+    raise AssertionError("no such play in this record")
+
+
+def tamper_winner(rec: dict[str, Any]) -> str:
+    t = rec["deals"][0]["tricks"][0]
+    t["winner"] = (t["winner"] + 1) % 4
+    return "deals[0].tricks[0].winner"
+
+
+def tamper_not_held(rec: dict[str, Any]) -> str:
+    deal = rec["deals"][0]
+    t = deal["tricks"][1]
+    seat = t["leader"]
+    other = next(c for s in range(4) if s != seat for c in deal["hands"][s]
+                 if not any(c in u["cards"] for u in deal["tricks"][:2]))
+    t["cards"][0] = other
+    return "deals[0].tricks[1].cards[0]"
+
+
+def tamper_follow(rec: dict[str, Any]) -> str:
+    def followed_while_holding_another_suit(hand: list[Card], k: int, cards: list[Card]) -> bool:
+        return k > 0 and cards[k].suit == cards[0].suit and any(
+            c.suit != cards[0].suit for c in hand)
+
+    i, j, k = first_trick_where(rec, followed_while_holding_another_suit)
+    t = rec["deals"][i]["tricks"][j]
+    seat = (t["leader"] + k) % 4
+    played = {c for u in rec["deals"][i]["tricks"][:j] for c in u["cards"]}
+    led = t["cards"][0][1]
+    t["cards"][k] = next(c for c in rec["deals"][i]["hands"][seat]
+                         if c[1] != led and c not in played)
+    return f"deals[{i}].tricks[{j}].cards[{k}]"
+
+
+def tamper_points(rec: dict[str, Any]) -> str:
+    rec["deals"][1]["points"][0] += 1
+    return "deals[1].points"
+
+
+def tamper_taken(rec: dict[str, Any]) -> str:
+    rec["deals"][0]["taken"] = [1, 1, 1, 1] if rec["deals"][0]["taken"] != [1, 1, 1, 1] \
+        else [0, 2, 1, 1]
+    return "deals[0].taken"
+
+
+def tamper_version(rec: dict[str, Any]) -> str:
+    rec["version"] = 2
+    return "version"
+
+
+def tamper_format(rec: dict[str, Any]) -> str:
+    rec["format"] = "some-other-game"
+    return "format"
+
+
+def tamper_totals(rec: dict[str, Any]) -> str:
+    rec["totals"][2] += 3
+    return "totals"
+
+
+def tamper_losers(rec: dict[str, Any]) -> str:
+    rec["losers"] = [s for s in range(4) if s not in rec["losers"]][:1]
+    return "losers"
+
+
+def tamper_dealer(rec: dict[str, Any]) -> str:
+    rec["deals"][1]["dealer"] = rec["deals"][0]["dealer"]
+    return "deals[1].dealer"
+
+
+def tamper_duplicate_card(rec: dict[str, Any]) -> str:
+    hands = rec["deals"][2]["hands"]
+    hands[3][5] = hands[0][0]
+    return "deals[2].hands[3][5]"
+
+
+def tamper_bad_code(rec: dict[str, Any]) -> str:
+    rec["deals"][0]["hands"][1][2] = "1X"
+    return "deals[0].hands[1][2]"
+
+
+def tamper_cut(rec: dict[str, Any]) -> str:
+    rec["cut"]["dealer"] = (rec["cut"]["dealer"] + 1) % 4
+    return "cut.dealer"
+
+
+def tamper_extra_trick(rec: dict[str, Any]) -> str:
+    deal = rec["deals"][0]
+    deal["tricks"].append(dict(deal["tricks"][-1]))
+    return f"deals[0].tricks[{len(deal['tricks']) - 1}]"
+
+
+def tamper_missing_trick(rec: dict[str, Any]) -> str:
+    rec["deals"][1]["tricks"].pop()
+    return "deals[1].tricks"
+
+
+def tamper_finished(rec: dict[str, Any]) -> str:
+    rec["deals"].pop()
+    return "finished"
+
+
+def tamper_leader(rec: dict[str, Any]) -> str:
+    t = rec["deals"][0]["tricks"][2]
+    t["leader"] = (t["leader"] + 1) % 4
+    return "deals[0].tricks[2].leader"
+
+
+def tamper_too_many_deals(rec: dict[str, Any]) -> str:
+    rec["deals_planned"] = rec["rules"]["deals_planned"] = 2
+    return "deals"
+
+
+@pytest.mark.parametrize("tamper", [
+    tamper_winner, tamper_not_held, tamper_follow, tamper_points, tamper_taken, tamper_version,
+    tamper_format, tamper_totals, tamper_losers, tamper_dealer, tamper_duplicate_card,
+    tamper_bad_code, tamper_cut, tamper_extra_trick, tamper_missing_trick, tamper_finished,
+    tamper_leader, tamper_too_many_deals,
+], ids=lambda f: f.__name__.removeprefix("tamper_"))
+def test_tampered_records_are_rejected_naming_the_field(
+        finished: dict[str, Any], tamper: Callable[[dict[str, Any]], str]) -> None:
+    Game.from_record(copy.deepcopy(finished))  # the untouched record is valid
+    record = copy.deepcopy(finished)
+    where = tamper(record)
+    with pytest.raises(RecordError) as info:
+        Game.from_record(record)
+    assert info.value.where == where
+    assert str(info.value).startswith(where + ": ")
+    assert isinstance(info.value, ValueError)
+
+
+def test_errors_say_why(finished: dict[str, Any]) -> None:
+    record = copy.deepcopy(finished)
+    tamper_follow(record)
+    with pytest.raises(RecordError, match="must follow"):
+        Game.from_record(record)
+    record = copy.deepcopy(finished)
+    tamper_not_held(record)
+    with pytest.raises(RecordError, match="not in the hand"):
+        Game.from_record(record)
+    record = copy.deepcopy(finished)
+    tamper_version(record)
+    with pytest.raises(RecordError, match="unknown record version 2"):
+        Game.from_record(record)
+
+
+@pytest.mark.parametrize("value", [None, [], "text", 3])
+def test_a_record_must_be_an_object(value: object) -> None:
+    with pytest.raises(RecordError):
+        Game.from_record(value)  # type: ignore[arg-type]
+
+
+def test_record_without_cut_from_a_fixed_dealer(random_game: Callable[..., Game]) -> None:
+    game = Game(deals_planned=1, seed=3, dealer=2)
+    record = through_json(game.to_record())
+    assert record["cut"] is None and record["deals"][0]["dealer"] == 2
+    back = Game.from_record(record)
+    assert back.deal.dealer == 2 and back.cut is None
