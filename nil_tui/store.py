@@ -87,6 +87,13 @@ _TABLES = {1: {"settings", "current", "games"}, 2: {"settings", "current", "game
 SEAT_LABELS = ("South", "West", "North", "East")
 
 
+_UNREAD: dict[str, list[str]] = {}  # warnings of closed stores nobody read, by folder
+
+
+def _key(home: Path) -> str:
+    return os.path.abspath(home)
+
+
 class StoreError(Exception):
     """A store file that cannot be used; the message says why in plain words."""
 
@@ -230,7 +237,8 @@ class Store:
         self.home = home
         self.slot = slot
         self.persistent = persistent
-        self.warnings: list[str] = list(warnings or [])
+        self._warnings: list[str] = list(warnings or [])
+        self._warnings_read = False
         self._lock = lock
         self.last_error: str | None = None
         self.records_dir = home / RECORDS_DIR
@@ -241,6 +249,20 @@ class Store:
     def open(cls, home: str | os.PathLike[str] | None = None) -> Store:
         """Open (or create) the store in ``home``; never raises for a damaged store."""
         base = Path(home).expanduser() if home is not None else default_home()
+        store = cls._open(base)
+        # Warnings nobody read (an earlier open in this process only looked up settings)
+        # are handed to this one, so the player still hears what happened.
+        store._warnings[:0] = _UNREAD.pop(_key(base), [])
+        return store
+
+    @property
+    def warnings(self) -> list[str]:
+        """What went wrong with the store, in plain words, for the app to show."""
+        self._warnings_read = True
+        return self._warnings
+
+    @classmethod
+    def _open(cls, base: Path) -> Store:
         warnings: list[str] = []
         try:
             base.mkdir(parents=True, exist_ok=True)
@@ -397,7 +419,7 @@ class Store:
             return
         kept = self._set_aside_current(row[0], row[1])
         where = f" It was kept as {kept}." if kept else ""
-        self.warnings.append(f"The saved game cannot be resumed: {problem}.{where}")
+        self._warnings.append(f"The saved game cannot be resumed: {problem}.{where}")
 
     def _set_aside_current(self, record_text: str, options_text: str) -> Path | None:
         kept: Path | None = None
@@ -457,8 +479,8 @@ class Store:
         goes on; the problem is kept in ``warnings`` and ``last_error``."""
         message = f"Could not save {what} ({_plain(exc)})."
         self.last_error = message
-        if message not in self.warnings:
-            self.warnings.append(message)
+        if message not in self._warnings:
+            self._warnings.append(message)
 
     def save_settings(self, settings: dict[str, Any]) -> None:
         """Keep these settings (merged over the ones already kept)."""
@@ -493,7 +515,7 @@ class Store:
         if problem is not None:
             kept = self._set_aside_current(row[0], row[1])
             where = f" It was kept as {kept}." if kept else ""
-            self.warnings.append(f"The saved game cannot be resumed: {problem}.{where}")
+            self._warnings.append(f"The saved game cannot be resumed: {problem}.{where}")
             return None
         return json.loads(row[0]), _as_options(json.loads(row[1]))
 
@@ -550,7 +572,7 @@ class Store:
                 path = _unique(folder / name)
                 _write_atomic(path, text)
             except OSError as exc:
-                self.warnings.append(f"Cannot write the game record in {folder} "
+                self._warnings.append(f"Cannot write the game record in {folder} "
                                      f"({exc.strerror or exc}).")
                 continue
             return path
@@ -605,6 +627,9 @@ class Store:
         return {"by_difficulty": by, "overall": overall, "series": series}
 
     def close(self) -> None:
+        if self._warnings and not self._warnings_read:
+            _UNREAD.setdefault(_key(self.home), []).extend(self._warnings)
+            self._warnings = []
         with self._mutex:
             try:
                 self._conn.close()

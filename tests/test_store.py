@@ -214,6 +214,16 @@ def test_truncated_inside_the_header(home: Path) -> None:
     _assert_fresh_after_damage(home, "damaged")
 
 
+def test_warnings_nobody_read_reach_the_next_open(home: Path) -> None:
+    home.mkdir()
+    (home / DB_NAME).write_bytes(b"not a database at all" * 100)
+    Store.open(home).close()  # e.g. only the last settings were looked up
+    with Store.open(home) as s:
+        assert len(s.warnings) == 1 and "damaged" in s.warnings[0]
+    with Store.open(home) as s:  # told once
+        assert s.warnings == []
+
+
 def test_empty_file_is_a_fresh_store(home: Path) -> None:
     home.mkdir()
     (home / DB_NAME).write_bytes(b"")
