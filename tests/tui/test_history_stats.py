@@ -169,3 +169,30 @@ async def test_stats_when_empty_says_so(store: Store) -> None:
         await pilot.pause()
         assert not app.screen.query_one(DataTable).display
         assert "No finished games yet" in text_of(app.screen.query_one("#stats-empty", Static))
+
+
+async def test_review_draws_cards_as_the_player_chose(store: Store) -> None:
+    store.save_settings({"ascii": True, "four_color": True})
+    store.finish_game(finished(6), options("easy"))
+    app = Host(lambda: HistoryScreen(store))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ReviewScreen)
+        assert app.screen.look.ascii and app.screen.look.four_color
+
+
+async def test_screens_work_without_a_saving_store() -> None:
+    from nil_tui.tui.app import MemoryStore
+
+    memory = MemoryStore("testing")
+    for make in (lambda: HistoryScreen(memory), lambda: StatsScreen(memory)):
+        app = Host(make)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert "No finished games yet" in text_of(
+                app.screen.query_one("#history-empty, #stats-empty", Static))
+            await pilot.press("escape")
+            await pilot.pause()
+            assert app.screen.id == "below"

@@ -13,6 +13,7 @@ from textual.widgets import DataTable, Footer, Static
 
 from ...engine import Game, RecordError
 from ...store import Store
+from ..widgets.cards import CardLook
 
 
 def local_time(stamp: str | None) -> str:
@@ -95,7 +96,8 @@ class HistoryScreen(Screen[None]):
         for row in self.rows:
             table.add_row(local_time(row.get("finished_at")), str(row.get("deals", "?")),
                           result_text(row), str(row.get("opponents", "?")),
-                          points_text(list(row.get("totals") or [])), key=str(row["id"]))
+                          points_text(list(row.get("totals") or [])),
+                          key=str(row.get("id", len(table.rows))))
         empty = not self.rows
         table.display = not empty
         self.query_one("#history-empty").display = empty
@@ -118,7 +120,8 @@ class HistoryScreen(Screen[None]):
         row = self._chosen()
         if row is None:
             return
-        record = self.store.load_record(int(row["id"]))
+        load = getattr(self.store, "load_record", None)
+        record = load(int(row["id"])) if load is not None and "id" in row else None
         if record is None:
             self.notify("This game's record is missing from the store.", severity="error")
             return
@@ -130,7 +133,16 @@ class HistoryScreen(Screen[None]):
         from .review import ReviewScreen
 
         title = f"{local_time(row.get('finished_at'))} · {row.get('result', '')}"
-        self.app.push_screen(ReviewScreen(game, title=title))
+        self.app.push_screen(ReviewScreen(game, title=title, look=self._look()))
+
+    def _look(self) -> CardLook:
+        """Cards drawn as the player chose (ASCII suits, four colours)."""
+        try:
+            settings = self.store.load_settings() or {}
+        except Exception:  # noqa: BLE001 - a look is not worth an error
+            settings = {}
+        return CardLook(ascii=bool(settings.get("ascii")),
+                        four_color=bool(settings.get("four_color")))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         """A mouse click (or Enter handled by the table) opens the game too."""

@@ -62,9 +62,11 @@ class StatsScreen(Screen[None]):
         self.refresh_figures()
 
     def refresh_figures(self) -> None:
-        stats = self.store.stats()
-        overall = stats["overall"]
-        by = stats["by_difficulty"]
+        stats = self.store.stats() or {}
+        zero = {"games": 0, "lost": 0, "deals": 0, "clean_deals": 0, "points": 0,
+                "points_per_deal": 0.0}
+        overall = stats.get("overall") or zero
+        by = stats.get("by_difficulty") or {}
         played = overall["games"] > 0
         head = Text("Statistics", style="bold")
         if played:
@@ -81,7 +83,7 @@ class StatsScreen(Screen[None]):
         if len(by) > 1:
             table.add_row(*figures_row("all", overall), key="all")
 
-        series = stats["series"][-SERIES_LENGTH:]
+        series = list(stats.get("series") or [])[-SERIES_LENGTH:]
         values = [float(s["points_per_deal"]) for s in series]
         self.query_one(Sparkline).data = values
         chart_title = Text("Points per deal, game by game ", style="bold")
