@@ -275,10 +275,11 @@ class NilApp(App[int]):
 
     # --- terminal size --------------------------------------------------------------------
     def on_resize(self, event: events.Resize) -> None:
-        self._check_size()
+        self._check_size(event.size.width, event.size.height)
 
-    def _check_size(self) -> None:
-        width, height = self.size
+    def _check_size(self, width: int | None = None, height: int | None = None) -> None:
+        if width is None or height is None:
+            width, height = self.size
         small = width < MIN_WIDTH or height < MIN_HEIGHT
         if small and self._too_small is None:
             self._too_small = TooSmall()

@@ -109,6 +109,8 @@ class TableScreen(Screen[None]):
             log.add(Text(f"Game resumed: deal {game.deal_number} of {game.deals_planned}.",
                          style="bold"))
         self._log_deal_start()
+        if not game.deal.tricks and not game.deal.trick:
+            self._save()  # a deal starts
         self.refresh_view()
         self.call_after_refresh(self.advance)
 

@@ -1,0 +1,253 @@
+"""A whole game through the app, and what only the interface shows: illegal cards, keys while
+a bot thinks, bursts of arrow keys, resizing."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from textual import events
+from tui_helpers import settle, table
+
+from nil_tui.engine import Card, PlayerView
+from nil_tui.options import PlayOptions
+from nil_tui.tui.app import NilApp
+from nil_tui.tui.screens.dialogs import TooSmall
+from nil_tui.tui.screens.gameover import GameOverScreen
+from nil_tui.tui.screens.summary import SummaryScreen
+from nil_tui.tui.widgets.hand import Hand
+from nil_tui.tui.widgets.scoreboard import Scoreboard
+
+
+async def test_whole_two_deal_game_with_enter_only(quick_options: PlayOptions) -> None:
+    app = NilApp("play", options=quick_options)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(app, pilot)
+        screen = table(app)
+        game = screen.game
+        summaries = 0
+        for _ in range(400):
+            current = app.screen
+            if isinstance(current, GameOverScreen):
+                break
+            if isinstance(current, SummaryScreen):
+                summaries += 1
+                # The summary's numbers are the engine's.
+                board_totals = game.totals
+                await pilot.press("enter")
+            else:
+                assert game.to_move == 0
+                hand = current.query_one(Hand)
+                # The cursor starts on the leftmost legal card.
+                assert hand.current == game.deal.legal_moves()[0]
+                board = current.query_one(Scoreboard).info
+                assert board.totals == game.totals
+                assert board.taken == game.deal.taken
+                assert (board.deal_number, board.deals_planned) == (game.deal_number, 2)
+                await pilot.press("enter")
+            await settle(app, pilot)
+        else:
+            raise AssertionError("the game never ended")
+        assert game.is_over
+        assert summaries == 1
+        assert board_totals == game.deals[0].points
+        over = app.screen
+        assert isinstance(over, GameOverScreen)
+        assert over.game is game
+        assert over.path is not None and over.path.exists()
+        # The finished game left the saved slot.
+        assert app.store.load_current() is None
+
+
+async def test_illegal_card_says_why_and_changes_nothing() -> None:
+    # Find a seed where, on your first turn, you must follow and hold another suit too.
+    for seed in range(200):
+        app = NilApp("play", options=PlayOptions(deals=1, bots=("easy",) * 3, seed=seed,
+                                                 speed="instant"))
+        async with app.run_test(size=(100, 32)) as pilot:
+            await settle(app, pilot)
+            screen = table(app)
+            deal = screen.game.deal
+            led = deal.led_suit
+            hand = screen.query_one(Hand)
+            illegal = [i for i, c in enumerate(hand.cards) if led is not None and c.suit != led]
+            if led is None or not illegal or len(illegal) == len(hand.cards):
+                continue
+            before = screen.game.to_record()
+            hand.cursor = illegal[0]
+            await pilot.press("enter")
+            status = str(screen.query_one("#status").render())
+            assert "You must follow" in status
+            assert "♣♦♥♠"[led] in status
+            after = screen.game.to_record()
+            before.pop("created"), after.pop("created")
+            assert before == after
+            assert screen.game.to_move == 0
+            return
+    raise AssertionError("no seed gave an illegal card to try")
+
+
+class BlockingBot:
+    """Waits for the test to let it play its lowest legal card."""
+
+    name = "blocking"
+
+    def __init__(self) -> None:
+        self.go = threading.Event()
+        self.asked = threading.Event()
+
+    def choose(self, view: PlayerView) -> Card:
+        self.asked.set()
+        self.go.wait(10)
+        return view.legal[0]
+
+
+async def test_keys_while_a_bot_thinks_never_play_and_are_not_lost(
+        quick_options: PlayOptions) -> None:
+    app = NilApp("play", options=quick_options)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(app, pilot)
+        screen = table(app)
+        game = screen.game
+        bot = BlockingBot()
+        screen._bots = {1: bot, 2: bot, 3: bot}  # the test's own bots
+        hand = screen.query_one(Hand)
+        for _ in range(13):
+            await pilot.press("enter")  # your (legal) card; then a bot thinks and blocks
+            await pilot.pause()
+            if bot.asked.wait(1):
+                break
+        else:
+            raise AssertionError("no bot was asked")
+        cards_before = game.deal.hand(0)
+        hand.cursor = 0
+        await pilot.press("right", "right", "right", "enter", "space")
+        # Nothing was played for you, and the arrows all moved the cursor.
+        assert game.deal.hand(0) == cards_before
+        assert game.to_move != 0
+        assert hand.cursor == 3
+        plays = len(game.deal.tricks) * 4 + len(game.deal.trick)
+        bot.go.set()
+        await settle(app, pilot)
+        assert game.to_move == 0 or game.deal.is_over
+        # The three bots played exactly once each: Enter pressed while waiting did not count.
+        assert len(game.deal.tricks) * 4 + len(game.deal.trick) == plays + 3 or \
+            game.deal.is_over
+        assert game.deal.hand(0) == cards_before
+
+
+async def test_a_burst_of_arrow_keys_moves_the_full_count(quick_options: PlayOptions) -> None:
+    app = NilApp("play", options=quick_options)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(app, pilot)
+        hand = table(app).query_one(Hand)
+        hand.cursor = 0
+        await pilot.press(*["right"] * 7)
+        assert hand.cursor == 7
+        await pilot.press("left", "left", "a", "d")
+        assert hand.cursor == 5
+        await pilot.press(*["right"] * 20)
+        assert hand.cursor == len(hand.cards) - 1
+        # Keys that arrive together, before the app has drawn anything, all count.
+        hand.cursor = 0
+        for _ in range(9):
+            app.post_message(events.Key("right", None))
+        await pilot.pause()
+        await pilot.pause()
+        assert hand.cursor == 9
+
+
+async def test_too_small_then_back_keeps_the_game(quick_options: PlayOptions) -> None:
+    app = NilApp("play", options=quick_options)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(app, pilot)
+        screen = table(app)
+        before = screen.game.to_record()
+        hand = screen.query_one(Hand)
+        hand.cursor = 2
+        await pilot.resize_terminal(70, 20)
+        await pilot.pause()
+        assert isinstance(app.screen, TooSmall)
+        text = str(app.screen.query_one("#too-small").render())
+        assert "enlarge" in text and "80x24" in text
+        await pilot.press("enter")  # nothing reaches the game underneath
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert app.screen is screen
+        after = screen.game.to_record()
+        before.pop("created"), after.pop("created")
+        assert before == after
+        assert hand.cursor == 2
+
+
+async def test_quit_asks_during_a_game_and_the_game_stays_saved(
+        quick_options: PlayOptions) -> None:
+    app = NilApp("play", options=quick_options)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        record = table(app).game.to_record()
+        await pilot.press("q")
+        await pilot.pause()
+        from nil_tui.tui.screens.dialogs import ConfirmQuit
+
+        assert isinstance(app.screen, ConfirmQuit)
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.screen is not None and not isinstance(app.screen, ConfirmQuit)
+        saved = app.store.load_current()
+        assert saved is not None
+        assert saved[0]["deals"] == record["deals"]
+        await pilot.press("ctrl+q")
+        await pilot.press("y")
+        await pilot.pause()
+    assert app.return_value == 0
+
+
+async def test_resume_continues_exactly_where_it_stopped(quick_options: PlayOptions) -> None:
+    app = NilApp("play", options=quick_options)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(app, pilot)
+        for _ in range(3):
+            await pilot.press("enter")
+            await settle(app, pilot)
+        record = table(app).game.to_record()
+        app.store.close()
+    again = NilApp("resume")
+    async with again.run_test(size=(100, 32)) as pilot:
+        await settle(again, pilot)
+        game = table(again).game
+        resumed = game.to_record()
+        for r in (record, resumed):
+            r.pop("created")
+        assert resumed["deals"][0]["tricks"][:len(record["deals"][0]["tricks"]) - 1] == \
+            record["deals"][0]["tricks"][:-1] or resumed["deals"] == record["deals"]
+        assert resumed["seed"] == record["seed"]
+        assert table(again).options.bots == ("easy", "easy", "easy")
+
+
+async def test_setup_offers_resume_and_starts_with_its_options(
+        quick_options: PlayOptions, nil_home: Any) -> None:
+    app = NilApp("setup")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert not app.screen.query("#resume")
+        deals = app.screen.query_one("#deals")
+        deals.value = "3"  # type: ignore[attr-defined]
+        app.screen.query_one("#seed").value = "11"  # type: ignore[attr-defined]
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        screen = table(app)
+        assert screen.game.deals_planned == 3
+        assert screen.game.seed == 11
+        assert app.store.load_settings()["deals"] == 3
+    app = NilApp("setup")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        # The saved game is offered first, and the settings are prefilled.
+        assert app.screen.focused is not None and app.screen.focused.id == "resume"
+        assert app.screen.query_one("#deals").value == "3"  # type: ignore[attr-defined]
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert table(app).game.deals_planned == 3
