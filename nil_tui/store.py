@@ -425,10 +425,9 @@ class Store:
         kept: Path | None = None
         try:
             self.records_dir.mkdir(parents=True, exist_ok=True)
-            kept = _unique(self.records_dir / f"unreadable-saved-game-{_stamp()}.json")
-            _write_atomic(kept, json.dumps({"record": _loads_or_text(record_text),
-                                            "options": _loads_or_text(options_text)},
-                                           indent=1))
+            kept = _write_new(self.records_dir / f"unreadable-saved-game-{_stamp()}.json",
+                              json.dumps({"record": _loads_or_text(record_text),
+                                          "options": _loads_or_text(options_text)}, indent=1))
         except OSError:
             kept = None
         with self._tx() as conn:
@@ -544,6 +543,13 @@ class Store:
             path = self._write_record_file(record, summary["seed"])
             try:
                 self._add_game(record, options, summary, mark, finished_at, path)
+            except sqlite3.IntegrityError:  # another instance finished this very game
+                known = self._conn.execute("SELECT path FROM games WHERE fingerprint = ?",
+                                           (mark,)).fetchone()
+                self.clear_current()
+                if known is not None and Path(known[0]) != path:
+                    path.unlink(missing_ok=True)
+                    path = Path(known[0])
             except sqlite3.Error as exc:
                 self._failed("the finished game in history and statistics", exc)
         return path
@@ -569,8 +575,7 @@ class Store:
         for folder in (self.records_dir, _fallback_records_dir()):
             try:
                 folder.mkdir(parents=True, exist_ok=True)
-                path = _unique(folder / name)
-                _write_atomic(path, text)
+                path = _write_new(folder / name, text)
             except OSError as exc:
                 self._warnings.append(f"Cannot write the game record in {folder} "
                                      f"({exc.strerror or exc}).")
@@ -785,20 +790,34 @@ def _unique(path: Path) -> Path:
     raise OSError(f"too many files named like {path.name}")  # pragma: no cover
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+def _write_new(path: Path, text: str) -> Path:
+    """Write a new file whole (a temporary file, then linked in under a name nobody has
+    taken, even another instance at the same moment); returns the name it got."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     try:
         with open(tmp, "w", encoding="utf-8") as fh:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
+        for n in range(1, 10_000):
+            target = path if n == 1 else path.with_name(f"{path.stem}-{n}{path.suffix}")
+            try:
+                os.link(tmp, target)
+            except FileExistsError:
+                continue
+            except OSError:  # no hard links here: claim the name, then replace it
+                try:
+                    os.close(os.open(target, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+                except FileExistsError:
+                    continue
+                os.replace(tmp, target)
+            return target
+        raise OSError(f"too many files named like {path.name}")  # pragma: no cover
+    finally:
         try:
             tmp.unlink()
         except OSError:
             pass
-        raise
 
 
 def _move_aside(path: Path) -> Path | None:

@@ -141,6 +141,43 @@ def test_finishing_the_same_game_twice_counts_once(store: Store) -> None:
     assert len(list(store.records_dir.glob("*.json"))) == 1
 
 
+def test_two_instances_finishing_the_same_game_at_once(home: Path) -> None:
+    record = finished(seed=8)
+    stores = [Store.open(home), Store.open(home)]
+    paths: list[Path] = []
+    barrier = threading.Barrier(2)
+
+    def finish(s: Store) -> None:
+        barrier.wait()
+        paths.append(s.finish_game(record, EASY))
+
+    threads = [threading.Thread(target=finish, args=(s,)) for s in stores]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    for s in stores:
+        assert s.warnings == []
+        s.close()
+    assert len(paths) == 2 and paths[0] == paths[1] and paths[0].exists()
+    assert [p.name for p in (home / "records").iterdir()] == [paths[0].name]
+    with Store.open(home) as s:
+        assert len(s.history()) == 1 and s.stats()["overall"]["games"] == 1
+
+
+def test_record_files_never_overwrite_each_other(tmp_path: Path) -> None:
+    names = []
+    threads = [threading.Thread(target=lambda n=n: names.append(
+        store_mod._write_new(tmp_path / "same.json", str(n)))) for n in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    assert len(set(names)) == 8
+    assert sorted(p.read_text() for p in names) == [str(n) for n in range(8)]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(p.name for p in names)
+
+
 def test_statistics_by_difficulty(store: Store) -> None:
     hard = dict(EASY, bots=["hard", "hard", "hard"])
     mixed = dict(EASY, bots=["easy", "hard", "easy"])
