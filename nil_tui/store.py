@@ -274,7 +274,9 @@ class Store:
 
         # The slot: 0 for the first instance, 1.. for others running at the same time.
         slot, lock = 0, _FileLock(base / LOCK_NAME)
-        if not lock.acquire():
+        if not writable and not lock.path.exists():
+            lock = None  # type: ignore[assignment]  # nobody can lock here: nothing to share
+        elif not lock.acquire():
             lock = None  # type: ignore[assignment]
             for n in range(1, MAX_SLOTS):
                 other = _FileLock(base / f"{LOCK_NAME}.{n}")

@@ -314,14 +314,15 @@ import json, sys
 from nil_tui.store import Store
 s = Store.open(sys.argv[1])
 print(json.dumps({"warnings": s.warnings, "persistent": s.persistent,
-                  "settings": s.load_settings(), "history": len(s.history())}))
+                  "settings": s.load_settings(), "history": len(s.history()),
+                  "secondary": s.is_secondary}))
 s.save_settings({"speed": "normal"})
 s.close()
 """
 
 
-def test_read_only_folder(home: Path) -> None:
-    _make_store_with_games(home, 2)
+def run_in_read_only(home: Path) -> dict[str, Any]:
+    """READ_ONLY_CHECK in a process that cannot write in ``home``."""
     os.chmod(home, 0o555)
     try:
         command = [sys.executable, "-c", READ_ONLY_CHECK, str(home)]
@@ -332,16 +333,30 @@ def test_read_only_folder(home: Path) -> None:
                        *command]
         done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
         assert done.returncode == 0, done.stderr
-        seen = json.loads(done.stdout)
+        return json.loads(done.stdout)  # type: ignore[no-any-return]
     finally:
         os.chmod(home, 0o755)
-    assert seen["persistent"] is False
+
+
+def test_read_only_folder(home: Path) -> None:
+    _make_store_with_games(home, 2)
+    seen = run_in_read_only(home)
+    assert seen["persistent"] is False and seen["secondary"] is False
     assert any("read-only" in w for w in seen["warnings"])
     # what was saved is still shown (read into memory), and nothing was moved or changed
     assert seen["settings"] == {"speed": "fast"} and seen["history"] == 2
     with Store.open(home) as s:
         assert s.warnings == [] and s.load_settings() == {"speed": "fast"}
     assert not list(home.glob("*.damaged-*"))
+
+
+def test_empty_read_only_folder(home: Path) -> None:
+    home.mkdir()
+    seen = run_in_read_only(home)
+    assert seen["persistent"] is False and seen["secondary"] is False
+    assert seen["settings"] == {} and seen["history"] == 0
+    assert len(seen["warnings"]) == 1 and "read-only" in seen["warnings"][0]
+    assert list(home.iterdir()) == []
 
 
 def test_saved_game_that_no_longer_validates(home: Path) -> None:
