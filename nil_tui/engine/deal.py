@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
 SEAT_NAMES = ("South", "West", "North", "East")
 _BITS = tuple(c.bit for c in DECK)
+_SHIFTS = (0, 13, 26, 39)  # bit offset of each suit's 13 cards in a hand
 TRICKS_PER_DEAL = 13
 
 
@@ -105,20 +106,10 @@ def score(taken: Sequence[int], early: bool) -> tuple[int, int, int, int]:
 class Deal:
     """The live state of one deal. Mutated only through :meth:`play`."""
 
-    __slots__ = (
-        "_early",
-        "_hands",
-        "_leader",
-        "_over",
-        "_played",
-        "_taken",
-        "_to_move",
-        "_trick",
-        "_tricks",
-        "context",
-        "dealer",
-        "dealt",
-    )
+    # ``to_move`` and ``is_over`` are plain attributes (read them, never set them): bots'
+    # playouts read them after every card.
+    __slots__ = ("_early", "_hands", "_leader", "_played", "_taken", "_trick", "_tricks",
+                 "context", "dealer", "dealt", "is_over", "to_move")
 
     def __init__(self, hands: Sequence[int], dealer: int) -> None:
         if dealer not in (0, 1, 2, 3):
@@ -128,10 +119,10 @@ class Deal:
         self._hands: list[int] = list(hands)
         self._leader: int = (dealer + 1) & 3
         self._trick: list[Card] = []
-        self._to_move: int | None = self._leader
+        self.to_move: int | None = self._leader
         self._taken: list[int] = [0, 0, 0, 0]
         self._tricks: list[Trick] = []
-        self._over = False
+        self.is_over = False
         self._early = False
         self._played = 0
         # (deal_number, deals_planned, totals before this deal): set by Game for views.
@@ -156,10 +147,10 @@ class Deal:
         d._hands = hands
         d._leader = first & 3
         d._trick = []
-        d._to_move = first & 3
+        d.to_move = first & 3
         d._taken = [0, 0, 0, 0]
         d._tricks = []
-        d._over = False
+        d.is_over = False
         d._early = False
         d._played = 0
         d.context = (1, 1, (0, 0, 0, 0))
@@ -209,7 +200,7 @@ class Deal:
         d._played = played
         for t in tricks:
             d._taken[t.winner] += 1
-        d._to_move = (leader + len(trick)) & 3
+        d.to_move = (leader + len(trick)) & 3
         d._check_end()
         return d
 
@@ -220,10 +211,10 @@ class Deal:
         d._hands = self._hands[:]
         d._leader = self._leader
         d._trick = self._trick[:]
-        d._to_move = self._to_move
+        d.to_move = self.to_move
         d._taken = self._taken[:]
         d._tricks = self._tricks[:]
-        d._over = self._over
+        d.is_over = self.is_over
         d._early = self._early
         d._played = self._played
         d.context = self.context
@@ -231,17 +222,9 @@ class Deal:
 
     # --- state --------------------------------------------------------------------------
     @property
-    def to_move(self) -> int | None:
-        return self._to_move
-
-    @property
     def leader(self) -> int:
         """Seat that leads (or led) the trick in progress."""
         return self._leader
-
-    @property
-    def is_over(self) -> bool:
-        return self._over
 
     @property
     def ended_early(self) -> bool:
@@ -261,7 +244,7 @@ class Deal:
 
     @property
     def points(self) -> tuple[int, int, int, int]:
-        if not self._over:
+        if not self.is_over:
             raise ValueError("the deal is not over: no points yet")
         return score(self._taken, self._early)
 
@@ -298,9 +281,9 @@ class Deal:
 
     def legal_mask(self) -> int:
         """Bitmask of the cards the seat to move may play (0 once the deal is over)."""
-        if self._to_move is None:
+        if self.to_move is None:
             return 0
-        hand = self._hands[self._to_move]
+        hand = self._hands[self.to_move]
         if self._trick:
             follow = hand & SUIT_MASKS[self._trick[0].suit]
             if follow:
@@ -309,14 +292,16 @@ class Deal:
 
     def legal_moves(self) -> list[Card]:
         """The cards the seat to move may play, sorted (empty once the deal is over)."""
-        seat = self._to_move
+        seat = self.to_move
         if seat is None:
             return []
         hand = self._hands[seat]
-        if self._trick:
-            follow = hand & SUIT_MASKS[self._trick[0].suit]
+        trick = self._trick
+        if trick:
+            suit = trick[0].suit
+            follow = (hand >> _SHIFTS[suit]) & 0x1FFF
             if follow:
-                hand = follow
+                return list(_SEGMENT[suit][follow])
         seg = _SEGMENT
         return [
             *seg[0][hand & 0x1FFF],
@@ -334,7 +319,7 @@ class Deal:
             c = Card.parse(card)
         except ValueError as exc:
             return IllegalPlay(card, str(exc))
-        seat = self._to_move
+        seat = self.to_move
         if seat is None:
             return IllegalPlay(c, "the deal is over")
         hand = self._hands[seat]
@@ -360,8 +345,8 @@ class Deal:
             try:
                 card = Card.parse(card)
             except ValueError as exc:
-                raise IllegalPlay(card, str(exc), self._to_move) from None
-        seat = self._to_move
+                raise IllegalPlay(card, str(exc), self.to_move) from None
+        seat = self.to_move
         trick = self._trick
         if seat is None:
             raise IllegalPlay(card, "the deal is over")
@@ -375,7 +360,7 @@ class Deal:
         self._played |= bit
         trick.append(card)  # type: ignore[arg-type]
         if len(trick) < 4:
-            self._to_move = (seat + 1) & 3
+            self.to_move = (seat + 1) & 3
             return None
         # The trick is complete: the highest card of the led suit wins (inlined trick_winner).
         c = trick[0]
@@ -401,24 +386,24 @@ class Deal:
         self._trick = []
         self._leader = winner
         if taken[0] and taken[1] and taken[2] and taken[3]:
-            self._over = True
+            self.is_over = True
             self._early = len(tricks) < TRICKS_PER_DEAL
-            self._to_move = None
+            self.to_move = None
         elif len(tricks) == TRICKS_PER_DEAL:
-            self._over = True
-            self._to_move = None
+            self.is_over = True
+            self.to_move = None
         else:
-            self._to_move = winner
+            self.to_move = winner
         return done
 
     def _check_end(self) -> None:
         t = self._taken
         if t[0] and t[1] and t[2] and t[3]:
-            self._over, self._early = True, len(self._tricks) < TRICKS_PER_DEAL
+            self.is_over, self._early = True, len(self._tricks) < TRICKS_PER_DEAL
         elif len(self._tricks) == TRICKS_PER_DEAL:
-            self._over = True
-        if self._over:
-            self._to_move = None
+            self.is_over = True
+        if self.is_over:
+            self.to_move = None
 
     # --- views --------------------------------------------------------------------------
     def view(self, seat: int) -> PlayerView:
@@ -429,7 +414,7 @@ class Deal:
         return PlayerView(
             seat=seat,
             hand=tuple(cards_of(self._hands[seat])),
-            legal=tuple(self.legal_moves()) if self._to_move == seat else (),
+            legal=tuple(self.legal_moves()) if self.to_move == seat else (),
             trick=tuple(self._trick),
             leader=self._leader,
             tricks=tuple(self._tricks),
@@ -439,12 +424,12 @@ class Deal:
             deal_number=number,
             deals_planned=planned,
             totals=totals,
-            to_move=self._to_move,
+            to_move=self.to_move,
         )
 
     def __repr__(self) -> str:
         return (f"<Deal dealer={self.dealer} tricks={len(self._tricks)} trick={self._trick} "
-                f"to_move={self._to_move} taken={self._taken}>")
+                f"to_move={self.to_move} taken={self._taken}>")
 
 
 assert len(DECK) == 52 and FULL_MASK == (1 << 52) - 1
