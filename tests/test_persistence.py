@@ -216,6 +216,48 @@ def test_interrupted_game_resumes_from_the_saved_position(
     assert saved(home) is None
 
 
+def slots(home: Path) -> dict[int, dict[str, Any]]:
+    conn = sqlite3.connect(home / "nil-tui.db", timeout=5)
+    try:
+        rows = conn.execute("SELECT slot, record FROM current").fetchall()
+    finally:
+        conn.close()
+    return {slot: json.loads(text) for slot, text in rows}
+
+
+def test_two_instances_keep_separate_games(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    first = AppRun(home, "play", "--difficulty", "easy", "--speed", "instant", "--seed", "1")
+    second: AppRun | None = None
+    try:
+        press_until(first, lambda: 0 in slots_or_empty(home), "the first game's save")
+        second = AppRun(home, "play", "--difficulty", "easy", "--speed", "instant",
+                        "--seed", "2")
+        press_until(second, lambda: 1 in slots_or_empty(home), "the second game's save")
+        for _ in range(4):  # both go on playing, each in its own slot
+            first.press_enter()
+            second.press_enter()
+            time.sleep(0.2)
+        both = slots(home)
+        assert both[0]["seed"] == 1 and both[1]["seed"] == 2
+        conn = sqlite3.connect(home / "nil-tui.db")
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        conn.close()
+    finally:
+        first.stop()
+        if second is not None:
+            second.stop()
+
+
+def slots_or_empty(home: Path) -> dict[int, dict[str, Any]]:
+    if not (home / "nil-tui.db").exists():
+        return {}
+    try:
+        return slots(home)
+    except sqlite3.Error:
+        return {}
+
+
 def test_resume_without_a_saved_game_says_so(tmp_path: Path) -> None:
     env = dict(os.environ, NIL_TUI_HOME=str(tmp_path))
     done = subprocess.run([sys.executable, "-m", "nil_tui", "resume"], env=env,
