@@ -69,6 +69,19 @@ def test_in_progress_round_trip_and_continue(random_game: Callable[..., Game],
         assert back.play(card) == game.play(card)
 
 
+def test_record_between_deals(random_game: Callable[..., Game]) -> None:
+    game = random_game(seed=36, deals=1)
+    game.deals_planned = 2  # the first deal is over, the second not dealt yet
+    assert game.phase.value == "deal_over"
+    record = through_json(game.to_record())
+    assert record["finished"] is False and len(record["deals"]) == 1
+    back = Game.from_record(record)
+    assert back.phase is game.phase and back.totals == game.totals
+    back.next_deal()
+    game.next_deal()
+    assert back.deal.dealt == game.deal.dealt  # the seed deals the same next hand
+
+
 def test_in_progress_record_with_a_partial_trick(random_game: Callable[..., Game]) -> None:
     game = random_game(seed=34, deals=2, stop_after=6)
     record = through_json(game.to_record())
