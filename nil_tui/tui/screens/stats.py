@@ -63,8 +63,8 @@ class StatsScreen(Screen[None]):
 
     def refresh_figures(self) -> None:
         stats = self.store.stats() or {}
-        zero = {"games": 0, "lost": 0, "deals": 0, "clean_deals": 0, "points": 0,
-                "points_per_deal": 0.0}
+        zero: dict[str, Any] = {"games": 0, "lost": 0, "deals": 0, "clean_deals": 0,
+                                "points": 0, "points_per_deal": 0.0}
         overall = stats.get("overall") or zero
         by = stats.get("by_difficulty") or {}
         played = overall["games"] > 0
