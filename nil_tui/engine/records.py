@@ -161,7 +161,7 @@ def from_record(record: Any) -> Game:
     if version != VERSION or not _is_int(version):
         raise RecordError("version", f"unknown record version {version!r} (this reader "
                           f"knows version {VERSION})")
-    planned = record.get("deals_planned")
+    planned: Any = record.get("deals_planned")
     rules = record.get("rules")
     if planned is None and isinstance(rules, dict):
         planned = rules.get("deals_planned")
