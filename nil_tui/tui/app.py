@@ -173,9 +173,12 @@ class NilApp(App[int]):
         self._replace_stack(screen)
 
     def _replace_stack(self, screen: Any) -> None:
+        """Show ``screen`` alone (over the default screen), keeping the size warning on top."""
         while len(self.screen_stack) > 1:
             self.pop_screen()
+        self._too_small = None
         self.push_screen(screen)
+        self._check_size()
 
     def start_game(self, options: PlayOptions) -> None:
         from .screens.table import TableScreen

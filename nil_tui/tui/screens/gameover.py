@@ -17,7 +17,7 @@ from textual.widgets import Footer, Static
 from ...engine import Game
 from ...options import PlayOptions
 from ...paths import asset_text
-from .summary import NAMES, deals_table, standings_text
+from .summary import NAMES, deals_table, names_list, standings_text
 
 
 def load_art() -> dict[str, list[str]]:
@@ -43,16 +43,25 @@ class UnderTable(Widget):
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.losers = losers
         self.art = load_art()
-        width = max(len(line) for line in self.art["table"])
         crawler = self.art["crawler"]
         self.crawler_width = max(len(line) for line in crawler)
-        gap = 12
-        span = len(losers) * self.crawler_width + (len(losers) - 1) * gap
-        first = max(5, (width - span) // 2)
+        left, right = self._between_legs()
+        room = right - left
+        n = max(1, len(losers))
+        gap = min(12, (room - n * self.crawler_width) // max(1, n - 1)) if n > 1 else 0
+        span = n * self.crawler_width + (n - 1) * gap
+        first = left + max(0, (room - span) // 2)
         self.targets = [first + i * (self.crawler_width + gap) for i in range(len(losers))]
         self.steps = 12 if animate and losers else 0
         self.step = 0 if self.steps else self.steps
         self.animate_on = animate and bool(losers)
+
+    def _between_legs(self) -> tuple[int, int]:
+        """Columns free under the table top: between the inner sides of the two legs."""
+        leg_row = self.art["table"][-2]
+        left = leg_row.find("||") + 3
+        right = leg_row.rfind("||") - 1
+        return left, right
 
     def on_mount(self) -> None:
         if self.animate_on:
@@ -121,8 +130,8 @@ class GameOverScreen(Screen[None]):
                 title.append(": a draw, all four are level!", style="bold green")
             elif 0 in losers:
                 title.append(": you crawl under the table!" if len(losers) == 1 else
-                             ": you and " + " and ".join(NAMES[s] for s in losers if s) +
-                             " crawl under the table!", style="bold red")
+                             f": {names_list(losers)} crawl under the table!".replace(
+                                 ": You", ": you"), style="bold red")
             else:
                 title.append(": you stay on your chair.", style="bold green")
             yield Static(title, id="gameover-title")

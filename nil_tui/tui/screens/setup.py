@@ -84,9 +84,9 @@ class SetupScreen(Screen[None]):
                                      allow_blank=False, id=f"bot-{i}")
             yield Static(id="descriptions")
             with Horizontal(classes="setup-row setup-checks"):
-                yield Checkbox("Same level for all (F2)", False, id="same")
-                yield Checkbox("ASCII suits (S H D C)", o.ascii, id="ascii")
-                yield Checkbox("Four-colour deck", o.four_color, id="four")
+                yield Checkbox("Same for all (F2)", False, id="same")
+                yield Checkbox("ASCII suits", o.ascii, id="ascii")
+                yield Checkbox("Four colours", o.four_color, id="four")
             yield Static(id="setup-error")
             with Horizontal(classes="setup-row setup-buttons"):
                 yield Button("Start", id="start", variant="primary")

@@ -38,6 +38,12 @@ def deals_table(game: Game) -> Table:
     return table
 
 
+def names_list(seats: tuple[int, ...] | list[int]) -> str:
+    """"You", "You and West", "You, West and North"."""
+    names = [NAMES[s] for s in seats]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def standings_text(game: Game, final: bool) -> Text:
     totals = game.totals
     order = sorted(range(4), key=lambda s: (-totals[s], s))
@@ -50,7 +56,7 @@ def standings_text(game: Game, final: bool) -> Text:
         text.append("All four are level: nobody goes under the table"
                     + ("." if final else " if the game ended now."))
     else:
-        who = " and ".join(NAMES[s] for s in losers)
+        who = names_list(losers)
         many = len(losers) > 1 or losers[0] == 0
         if final:
             text.append(f"{who} {'crawl' if many else 'crawls'} under the table!",
