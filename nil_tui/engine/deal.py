@@ -410,16 +410,20 @@ class Deal:
         """What one seat may know now: its own cards and everything public, nothing more."""
         from .view import PlayerView
 
+        if seat not in (0, 1, 2, 3):
+            raise ValueError(f"a seat is 0..3, not {seat!r}")
         number, planned, totals = self.context
+        h = self._hands
+        t = self._taken
         return PlayerView(
             seat=seat,
-            hand=tuple(cards_of(self._hands[seat])),
+            hand=tuple(cards_of(h[seat])),
             legal=tuple(self.legal_moves()) if self.to_move == seat else (),
             trick=tuple(self._trick),
             leader=self._leader,
             tricks=tuple(self._tricks),
-            taken=self.taken,
-            hand_sizes=tuple(h.bit_count() for h in self._hands),  # type: ignore[arg-type]
+            taken=(t[0], t[1], t[2], t[3]),
+            hand_sizes=(h[0].bit_count(), h[1].bit_count(), h[2].bit_count(), h[3].bit_count()),
             dealer=self.dealer,
             deal_number=number,
             deals_planned=planned,
