@@ -94,3 +94,9 @@ def test_view_is_frozen_and_carries_game_context() -> None:
         view.seat = 1  # type: ignore[misc]
     assert (view.deal_number, view.deals_planned, view.totals) == (1, 3, (0, 0, 0, 0))
     assert view.dealer == game.deal.dealer
+
+
+@pytest.mark.parametrize("seat", [-1, 4, None])
+def test_view_of_a_seat_that_does_not_exist(seat: object) -> None:
+    with pytest.raises(ValueError, match="seat"):
+        Deal.new(0, random.Random(1)).view(seat)  # type: ignore[arg-type]
