@@ -6,8 +6,9 @@ Built-in levels are imported lazily so that starting the app does not load searc
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from ..engine import Card, PlayerView
 
@@ -45,10 +46,17 @@ LEVELS: dict[str, Level] = {
     "normal": Level("normal", "Normal",
                     "Sound rules of thumb: ducks high, sheds danger, hunts clean players.",
                     "nil_tui.bots.normal:NormalBot", "not yet measured"),
+    "hard": Level("hard", "Hard",
+                  "Counts cards, reads voids and tries each card on guessed hands.",
+                  "nil_tui.bots.hard:HardBot", "not yet measured"),
+    "expert": Level("expert", "Expert",
+                    "Deep search on hands guessed from how everyone has played; "
+                    "plays for the match late in a game.",
+                    "nil_tui.bots.expert:ExpertBot", "not yet measured"),
 }
 
 # Specs that make_bot and check_spec accept but the app does not offer.
-HIDDEN: dict[str, str] = {}
+HIDDEN: dict[str, str] = {"oracle": "nil_tui.bots.expert:OracleBot"}
 
 
 def _load_target(target: str, spec: str) -> Callable[..., Any]:
@@ -113,7 +121,7 @@ def make_bot(spec: str, *, seed: int) -> Bot:
     if not isinstance(getattr(bot, "name", None), str):
         try:
             bot.name = spec  # type: ignore[attr-defined]
-        except Exception:  # noqa: BLE001
+        except Exception:  # noqa: BLE001, S110 - a bot without a settable name keeps none
             pass
     return bot  # type: ignore[no-any-return]
 
@@ -127,8 +135,8 @@ def seat_seed(game_seed: int | None, seat: int) -> int:
     return int.from_bytes(digest[:6], "big")
 
 
-__all__ = ["seat_seed", "Bot", "BotSpecError", "Level", "LEVELS", "ENTRY_POINT_GROUP", "make_bot",
-           "plugin_entry_points"]
+__all__ = ["ENTRY_POINT_GROUP", "HIDDEN", "LEVELS", "Bot", "BotSpecError", "Level", "advise",
+           "check_spec", "make_bot", "plugin_entry_points", "seat_seed"]
 
 
 def check_spec(spec: str) -> None:
@@ -145,4 +153,10 @@ def check_spec(spec: str) -> None:
     make_bot(spec, seed=0)
 
 
-__all__ += ["check_spec"]
+
+def advise(view: PlayerView) -> tuple[Card, str]:
+    """A hint: the expert's card for this view and one line in plain words saying why
+    ("Duck under North's Q♠: you are still clean"). Takes well under a second."""
+    from .advice import advise as _advise
+
+    return _advise(view)

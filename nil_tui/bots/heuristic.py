@@ -7,7 +7,7 @@ all use the same cheap policy. Card indices are ``suit * 13 + rank - 2`` as in t
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..engine import Card
 

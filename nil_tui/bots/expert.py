@@ -1,0 +1,47 @@
+"""The expert level: determinized search over many layouts of the hidden cards, weighted by how
+likely each opponent's past plays were under the rules of thumb; exact search of the last
+tricks with every seat playing for itself; late in a game it plays for the match.
+
+``OracleBot`` is the same search given the true deal (benchmarks and ``simulate`` only).
+"""
+
+from __future__ import annotations
+
+from ..engine import DECK, Card, Deal, PlayerView
+from .easy import decision_rng
+from .search import SearchConfig, Searcher
+
+EXPERT = SearchConfig(worlds=60, playouts=1, inference=True, candidates=3, endgame=12,
+                      match=True)
+ORACLE = SearchConfig(worlds=8, playouts=1, rollout_eps=0.1, inference=False, endgame=12,
+                      match=True)
+
+
+class ExpertBot:
+    name = "Expert"
+    config = EXPERT
+
+    def __init__(self, seed: int = 0, config: SearchConfig | None = None) -> None:
+        self.seed = seed
+        if config is not None:
+            self.config = config
+        self.searcher = Searcher(self.config)
+
+    def choose(self, view: PlayerView) -> Card:
+        if len(view.legal) == 1:
+            return view.legal[0]
+        best, _ = self.searcher.best(view, decision_rng(self.seed, view, "expert"))
+        return DECK[best]
+
+
+class OracleBot(ExpertBot):
+    """The expert's search with every hand visible: a ceiling for benchmarks."""
+
+    name = "Oracle"
+    config = ORACLE
+
+    def choose_perfect(self, view: PlayerView, deal: Deal) -> Card:
+        if len(view.legal) == 1:
+            return view.legal[0]
+        best, _ = self.searcher.best(view, decision_rng(self.seed, view, "oracle"), deal)
+        return DECK[best]

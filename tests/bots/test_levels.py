@@ -1,0 +1,146 @@
+"""Every level returns a legal card, the same card for the same seed and view, and the search
+levels stay consistent with what is public."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from nil_tui.bots import HIDDEN, LEVELS, make_bot
+from nil_tui.bots.expert import ExpertBot, OracleBot
+from nil_tui.bots.hard import HardBot
+from nil_tui.bots.heuristic import FULL
+from nil_tui.bots.knowledge import Knowledge
+from nil_tui.bots.search import SearchConfig, distinct_moves
+from nil_tui.engine import Card, Deal, PlayerView
+
+SMALL = SearchConfig(worlds=3, candidates=2, endgame=8, match=True, inference=True)
+
+
+def random_views(count: int, seed: int) -> list[tuple[PlayerView, Deal]]:
+    """Views of the seat to move at random points of deals played with random cards, in
+    varied game contexts."""
+    rng = random.Random(seed)
+    out: list[tuple[PlayerView, Deal]] = []
+    while len(out) < count:
+        deal = Deal.new(rng.randrange(4), rng)
+        planned = rng.randint(1, 10)
+        number = rng.randint(1, planned)
+        deal.context = (number, planned, tuple(rng.randint(0, 9) for _ in range(4)))
+        stop = rng.randrange(52)
+        while not deal.is_over and len(out) < count:
+            if stop <= 0 or rng.random() < 0.15:
+                out.append((deal.view(deal.to_move), deal.copy()))
+            deal.play(rng.choice(deal.legal_moves()))
+            stop -= 1
+    return out
+
+
+def small_bot(spec: str, seed: int) -> object:
+    if spec == "hard":
+        return HardBot(seed, SMALL)
+    if spec == "expert":
+        return ExpertBot(seed, SMALL)
+    if spec == "oracle":
+        return OracleBot(seed, SearchConfig(worlds=2, endgame=8, rollout_eps=0.2, match=True))
+    return make_bot(spec, seed=seed)
+
+
+@pytest.mark.parametrize(("spec", "count"), [("easy", 3000), ("normal", 3000),
+                                             ("hard", 1000), ("expert", 1000)])
+def test_every_level_plays_a_legal_card(spec: str, count: int) -> None:
+    bot = small_bot(spec, 11)
+    for view, _ in random_views(count, seed=hash(spec) & 0xFFFF):
+        card = bot.choose(view)  # type: ignore[attr-defined]
+        assert isinstance(card, Card)
+        assert card in view.legal, (spec, view, card)
+
+
+def test_oracle_plays_a_legal_card_with_the_true_deal() -> None:
+    bot = small_bot("oracle", 3)
+    for view, deal in random_views(300, seed=5):
+        assert bot.choose_perfect(view, deal.copy()) in view.legal  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("spec", ["easy", "normal", "hard", "expert", "oracle"])
+def test_same_seed_and_view_give_the_same_card(spec: str) -> None:
+    views = random_views(60, seed=21)
+    first = small_bot(spec, 99)
+    cards = [first.choose(v) for v, _ in views]  # type: ignore[attr-defined]
+    again = [first.choose(v) for v, _ in reversed(views)][::-1]  # type: ignore[attr-defined]
+    fresh = small_bot(spec, 99)
+    assert cards == again
+    assert cards == [fresh.choose(v) for v, _ in views]  # type: ignore[attr-defined]
+
+
+def test_the_default_budgets_are_reproducible_too() -> None:
+    views = [v for v, _ in random_views(6, seed=8) if len(v.legal) > 1][:3]
+    for spec in ("hard", "expert"):
+        a = [make_bot(spec, seed=5).choose(v) for v in views]
+        b = [make_bot(spec, seed=5).choose(v) for v in views]
+        assert a == b
+
+
+def test_different_seeds_can_choose_differently() -> None:
+    views = [v for v, _ in random_views(300, seed=4) if len(v.legal) > 3]
+    a = [make_bot("easy", seed=1).choose(v) for v in views]
+    b = [make_bot("easy", seed=2).choose(v) for v in views]
+    assert a != b
+
+
+def test_sampled_hands_agree_with_everything_public() -> None:
+    rng = random.Random(2)
+    for view, _ in random_views(300, seed=9):
+        know = Knowledge(view)
+        voids = view.voids()
+        for _ in range(5):
+            hands = know.sample(rng)
+            assert hands[view.seat] == view.hand_mask
+            seen = 0
+            for s in range(4):
+                assert hands[s].bit_count() == view.hand_sizes[s]
+                assert not hands[s] & seen
+                seen |= hands[s]
+                for suit in voids[s]:
+                    assert not hands[s] & (0x1FFF << (13 * suit)), (s, suit)
+            assert seen == FULL & ~view.played_mask
+            # the sampled layout is a playable position of the same deal
+            d = know.deal(hands)
+            assert d.legal_mask() & view.hand_mask == sum(c.bit for c in view.legal)
+
+
+def test_the_true_layout_is_never_impossible() -> None:
+    for view, deal in random_views(200, seed=12):
+        know = Knowledge(view)
+        true = [deal.hand_mask(s) for s in range(4)]
+        # random players deviate from the rules of thumb, yet the layout keeps some weight
+        assert know.likelihood(true, 0.25) > 0
+
+
+def test_equivalent_cards_are_searched_once() -> None:
+    hand = Card.parse("2C").bit | Card.parse("3C").bit | Card.parse("5C").bit
+    unseen = Card.parse("4C").bit
+    assert distinct_moves(hand, unseen) == [Card.parse("2C").index, Card.parse("5C").index]
+    assert distinct_moves(hand, 0) == [Card.parse("2C").index]
+
+
+def test_normal_ducks_with_its_highest_losing_card() -> None:
+    hands = [["2S", "9S", "JS", "KS", "2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH"],
+             ["QS", "3S", "4S", "5S", "2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC"],
+             ["6S", "7S", "8S", "TS", "2D", "3D", "4D", "5D", "6D", "7D", "8D", "9D", "TD"],
+             ["AS", "JH", "QH", "KH", "AH", "JC", "QC", "KC", "AC", "JD", "QD", "KD", "AD"]]
+    deal = Deal.from_hands(hands, dealer=0)  # West leads
+    deal.play("QS")
+    deal.play("TS")
+    deal.play("AS")
+    # South, clean, must follow spades: the king is the highest card under the ace
+    assert make_bot("normal", seed=0).choose(deal.view(0)) == Card.parse("KS")
+
+
+def test_registry_lists_four_levels_with_figures_and_hides_the_oracle() -> None:
+    assert list(LEVELS) == ["easy", "normal", "hard", "expert"]
+    for level in LEVELS.values():
+        assert level.description and level.measured
+    assert "oracle" not in LEVELS and "oracle" in HIDDEN
+    assert make_bot("oracle", seed=1).name == "Oracle"

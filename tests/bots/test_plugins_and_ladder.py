@@ -1,0 +1,91 @@
+"""The sample plugin loads by module:Name without installing; advice; import cost; and a
+small ladder: normal beats easy."""
+
+from __future__ import annotations
+
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from nil_tui.bots import BotSpecError, advise, check_spec, make_bot
+from nil_tui.engine import Card, Deal
+
+ROOT = Path(__file__).resolve().parents[2]
+PLUGIN = ROOT / "examples" / "plugin"
+
+
+@pytest.fixture
+def plugin_on_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.syspath_prepend(str(PLUGIN))
+
+
+def test_the_sample_plugin_loads_by_module_and_name(plugin_on_path: None) -> None:
+    text = (PLUGIN / "pyproject.toml").read_text()
+    section = text.split('[project.entry-points."nil_tui.bots"]', 1)[1]
+    target = re.search(r'^ducker = "([^"]+)"', section, re.MULTILINE).group(1)  # type: ignore[union-attr]
+    assert target == "nil_tui_ducker:DuckerBot"
+    check_spec(target)
+    bot = make_bot(target, seed=3)
+    assert bot.name == "Ducker"
+    rng = random.Random(4)
+    for _ in range(20):
+        deal = Deal.new(rng.randrange(4), rng)
+        while not deal.is_over:
+            view = deal.view(deal.to_move)
+            card = bot.choose(view)
+            assert card in view.legal
+            deal.play(card)
+
+
+def test_bad_specs_get_one_clear_line() -> None:
+    for spec, words in (("nosuchbot", "unknown bot"), ("no_such_module_x:Bot", "cannot import"),
+                        ("nil_tui.bots.easy:Nothing", "has no"), ("", "empty")):
+        with pytest.raises(BotSpecError, match=words) as info:
+            make_bot(spec, seed=0)
+        assert "\n" not in str(info.value)
+    check_spec("oracle")
+
+
+def test_importing_the_bots_loads_no_search_code() -> None:
+    code = ("import sys, nil_tui.bots; "
+            "bad = [m for m in sys.modules if m.startswith(('nil_tui.bots.', 'numpy'))]; "
+            "print(bad)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() in ("[]", "['nil_tui.bots.safety']")
+
+
+def test_advice_is_a_legal_card_with_a_reason() -> None:
+    rng = random.Random(6)
+    seen_reasons = set()
+    for _ in range(8):
+        deal = Deal.new(0, rng)
+        for _ in range(rng.randrange(20)):
+            if deal.is_over:
+                break
+            deal.play(rng.choice(deal.legal_moves()))
+        if deal.is_over:
+            continue
+        view = deal.view(deal.to_move)
+        card, reason = advise(view)
+        assert isinstance(card, Card) and card in view.legal
+        assert isinstance(reason, str) and reason and "\n" not in reason
+        assert card.pretty() in reason or len(view.legal) == 1 or "Duck under" in reason
+        seen_reasons.add(reason)
+    assert len(seen_reasons) > 1
+    with pytest.raises(ValueError, match="not this seat's turn"):
+        advise(deal.view((deal.to_move or 0) + 1 & 3) if not deal.is_over else deal.view(0))
+
+
+def test_ladder_smoke_normal_beats_easy() -> None:
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        from _match import rotated_edges, summary
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    edge, half = summary(rotated_edges("normal", "easy", 200, seed=7))
+    assert edge - half > 0, (edge, half)
