@@ -196,3 +196,33 @@ async def test_screens_work_without_a_saving_store() -> None:
             await pilot.press("escape")
             await pilot.pause()
             assert app.screen.id == "below"
+
+
+# --- pictures --------------------------------------------------------------------------------
+@pytest.fixture
+def fixed_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """Eight finished games on fixed dates, shown in UTC."""
+    import time
+
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    s = Store.open(tmp_path / "pictures")
+    levels = ["easy", "normal", "easy", "hard", "easy", "normal", "hard", "easy"]
+    for n, level in enumerate(levels):
+        s.finish_game(finished(20 + n, deals=2 + n % 3), options(level))
+    s._conn.execute("UPDATE games SET finished_at = printf('2026-11-%02dT18:%02d:00Z', "
+                    "id + 10, id * 7)")
+    yield s
+    s.close()
+    monkeypatch.delenv("TZ")
+    time.tzset()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+def test_history_picture(fixed_store: Store, snap_compare: Any, size: tuple[int, int]) -> None:
+    assert snap_compare(Host(lambda: HistoryScreen(fixed_store)), terminal_size=size)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+def test_stats_picture(fixed_store: Store, snap_compare: Any, size: tuple[int, int]) -> None:
+    assert snap_compare(Host(lambda: StatsScreen(fixed_store)), terminal_size=size)
