@@ -214,7 +214,7 @@ def fixed_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
                     "id + 10, id * 7)")
     yield s
     s.close()
-    monkeypatch.delenv("TZ")
+    monkeypatch.undo()
     time.tzset()
 
 
