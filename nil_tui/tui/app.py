@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 from textual import events
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.screen import ModalScreen
 
 from ..engine import Game
 from ..options import PlayOptions, fallback_spec, options_from_dict
@@ -256,7 +257,7 @@ class NilApp(App[int]):
     def action_rules(self) -> None:
         from .screens.rules import RulesScreen
 
-        if not isinstance(self.screen, RulesScreen):
+        if not isinstance(self.screen, (RulesScreen, ModalScreen)):
             self.push_screen(RulesScreen())
 
     def _game_in_progress(self) -> bool:

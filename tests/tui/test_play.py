@@ -251,3 +251,25 @@ async def test_setup_offers_resume_and_starts_with_its_options(
         await pilot.press("enter")
         await settle(app, pilot)
         assert table(app).game.deals_planned == 3
+
+
+async def test_t_shows_the_last_trick_until_a_key(quick_options: PlayOptions) -> None:
+    from nil_tui.tui.widgets.trick import TrickView
+
+    app = NilApp("play", options=quick_options)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(app, pilot)
+        screen = table(app)
+        while not screen.game.deal.tricks:
+            await pilot.press("enter")
+            await settle(app, pilot)
+        last = screen.game.deal.tricks[-1]
+        await pilot.press("t")
+        info = screen.query_one(TrickView).info
+        assert info.caption.startswith("Last trick")
+        assert tuple(card for _, card in info.cards) == last.cards
+        assert info.winner == last.winner
+        before = screen.game.to_record()["deals"]
+        await pilot.press("right")  # any key goes back; nothing is played
+        assert not screen.query_one(TrickView).info.caption.startswith("Last trick")
+        assert screen.game.to_record()["deals"] == before

@@ -28,7 +28,8 @@ class ConfirmQuit(ModalScreen[bool]):
             yield Static(Text("y / Enter: quit      n / Esc: keep playing", style="dim"))
 
     def action_answer(self, answer: bool) -> None:
-        self.dismiss(answer)
+        if self.is_active:
+            self.dismiss(answer)
 
 
 class TooSmall(ModalScreen[None]):

@@ -148,4 +148,6 @@ class GameOverScreen(Screen[None]):
     def action_again(self) -> None:
         from dataclasses import replace
 
+        if not self.is_active:
+            return
         self.app.start_game(replace(self.options, seed=None))  # type: ignore[attr-defined]

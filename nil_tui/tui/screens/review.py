@@ -137,6 +137,8 @@ class ReviewScreen(Screen[None]):
             self.show()
 
     def action_close(self) -> None:
+        if not self.is_active:
+            return
         if len(self.app.screen_stack) <= 2:
             self.app.exit()
         else:

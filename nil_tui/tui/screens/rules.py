@@ -56,4 +56,5 @@ class RulesScreen(Screen[None]):
         self.query_one("#rules", VerticalScroll).scroll_relative(y=step * 3, animate=False)
 
     def action_close(self) -> None:
-        self.dismiss(None)
+        if self.is_active:
+            self.dismiss(None)

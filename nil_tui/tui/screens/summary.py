@@ -8,13 +8,11 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen, Screen
+from textual.containers import VerticalScroll
+from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from ...engine import Game, Trick, describe_result, lowest
-from ..widgets.cards import CardLook
-from ..widgets.trick import TrickInfo, TrickView
+from ...engine import Game, describe_result, lowest
 
 NAMES = ("You", "West", "North", "East")
 
@@ -109,32 +107,5 @@ class SummaryScreen(Screen[None]):
                 Text("Enter or Esc: back to the table", style="dim"))
 
     def action_close(self) -> None:
-        self.dismiss(None)
-
-
-class LastTrickScreen(ModalScreen[None]):
-    """The last completed trick, with its winner marked (``t`` on the table)."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter,space,t,q", "close", "Back")]
-
-    def __init__(self, trick: Trick, look: CardLook) -> None:
-        super().__init__()
-        self.trick = trick
-        self.look = look
-
-    def compose(self) -> ComposeResult:
-        t = self.trick
-        with Vertical(id="last-trick"):
-            yield Static(Text("The last trick", style="bold"))
-            view = TrickView()
-            view.look = self.look
-            cards = tuple((t.player_of(k), c) for k, c in enumerate(t.cards))
-            view.info = TrickInfo(cards, t.winner, f"{NAMES[t.winner]} took it")
-            yield view
-            yield Static(Text("any key: back", style="dim"))
-
-    def action_close(self) -> None:
-        self.dismiss(None)
-
-    def on_key(self) -> None:
-        self.dismiss(None)
+        if self.is_active:
+            self.dismiss(None)

@@ -74,6 +74,7 @@ class TableScreen(Screen[None]):
         self._holding: Trick | None = None
         self._hold_timer: Timer | None = None
         self._pending: BotChose | None = None
+        self._peeking = False  # the last trick is on show (``t``) until a key
         self._moved_while_waiting = False
         self._finished = False
         self._bots: dict[int, Any] = {}
@@ -157,6 +158,8 @@ class TableScreen(Screen[None]):
             t = self._holding
             cards = tuple((t.player_of(k), c) for k, c in enumerate(t.cards))
             caption = f"{seat_subject(t.winner)} {verb(t.winner, 'win', 'wins')} the trick"
+            if self._peeking:
+                caption = f"Last trick: {seat_subject(t.winner)} took it"
             self.query_one(TrickView).info = TrickInfo(cards, t.winner, caption)
         else:
             cards = tuple(((deal.leader + k) & 3, c) for k, c in enumerate(deal.trick))
@@ -173,7 +176,7 @@ class TableScreen(Screen[None]):
     # --- the flow of the game -------------------------------------------------------------
     def advance(self) -> None:
         """Do whatever comes next: wait for you, ask a bot, or show the deal's end."""
-        if not self.is_current or self._holding is not None or self._finished:
+        if not self.is_active or self._holding is not None or self._finished:
             return
         game = self.game
         phase = game.phase
@@ -258,13 +261,16 @@ class TableScreen(Screen[None]):
     def on_bot_chose(self, message: BotChose) -> None:
         if message.turn != self.turn or self.game.to_move != message.seat:
             return  # an answer for a position that is gone
-        if not self.is_current:
+        if not self.is_active or self._peeking:
             self._pending = message
             return
         self._thinking = None
         self._apply(message.seat, message.card, message.incident)
 
     def on_screen_resume(self) -> None:
+        if self._peeking:
+            self.refresh_view()
+            return
         pending, self._pending = self._pending, None
         if pending is not None and pending.turn == self.turn:
             self._thinking = None
@@ -321,7 +327,7 @@ class TableScreen(Screen[None]):
 
     def _hold_over(self) -> None:
         self._hold_timer = None
-        if self.is_current:
+        if self.is_active:
             self._release_hold()
 
     def _release_hold(self) -> None:
@@ -329,6 +335,13 @@ class TableScreen(Screen[None]):
             self._hold_timer.stop()
             self._hold_timer = None
         self._holding = None
+        self._peeking = False
+        pending, self._pending = self._pending, None
+        if pending is not None and pending.turn == self.turn and self.is_active:
+            self._thinking = None
+            self._apply(pending.seat, pending.card, pending.incident)
+            return
+        self._pending = pending
         self.refresh_view()
         self.advance()
 
@@ -367,6 +380,8 @@ class TableScreen(Screen[None]):
         return self.game.phase is Phase.PLAYING and self.game.to_move != 0
 
     def action_move(self, step: int) -> None:
+        if not self.is_active:
+            return  # a key that reached the table while another screen opens
         if self._holding is not None:
             self._release_hold()
         if self._waiting():
@@ -374,12 +389,16 @@ class TableScreen(Screen[None]):
         self.query_one(Hand).move(step)
 
     def action_play(self) -> None:
+        if not self.is_active:
+            return  # a key that reached the table while another screen opens
         if self._holding is not None:
             self._release_hold()
             return
         self._play_card(self.query_one(Hand).current)
 
     def on_hand_card_chosen(self, message: Hand.CardChosen) -> None:
+        if not self.is_active:
+            return
         if self._holding is not None:
             self._release_hold()
             return
@@ -406,22 +425,35 @@ class TableScreen(Screen[None]):
         self._apply(0, card, None)
 
     def action_scoreboard(self) -> None:
+        if not self.is_active:
+            return  # a key that reached the table while another screen opens
         from .summary import SummaryScreen
 
         self.app.push_screen(SummaryScreen(self.game, between_deals=False))
 
     def action_last_trick(self) -> None:
-        from .summary import LastTrickScreen
-
+        """Show the last completed trick in the middle of the table until a key is pressed."""
+        if not self.is_active:
+            return
+        if self._peeking:
+            self._release_hold()
+            return
+        if self._holding is not None:
+            return  # the trick just finished is on show already
         tricks = self.game.deal.tricks
         if not tricks and self.game.deal_number > 1:
             tricks = self.game.deals[-2].tricks
         if not tricks:
             self.status("No trick has been completed yet.", warn=True)
             return
-        self.app.push_screen(LastTrickScreen(tricks[-1], self.look))
+        self._peeking = True
+        self._holding = tricks[-1]
+        self.refresh_view()
+        self.status(Text("The last trick (any key to go back)", style="dim"))
 
     def action_hint(self) -> None:
+        if not self.is_active:
+            return  # a key that reached the table while another screen opens
         if self.game.to_move != 0 or self.game.phase is not Phase.PLAYING:
             self.status("A hint is for your turn.", warn=True)
             return
