@@ -8,7 +8,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import NoReturn, Sequence
+from collections.abc import Sequence
+from typing import NoReturn
 
 from . import __version__
 from .options import BOT_SEATS, SPEEDS, PlayOptions
@@ -90,8 +91,11 @@ def parse_bots(difficulty: str | None, bots: str | None,
                default: tuple[str, str, str]) -> tuple[str, str, str]:
     """Bot specs for West, North, East from ``--difficulty`` and ``--bots``."""
     from .bots import BotSpecError, check_spec
+    from .options import fallback_spec
 
-    chosen = list(default)
+    # Saved settings may name a level that is gone: play the nearest one instead. Levels
+    # named on this command line must exist.
+    chosen = [fallback_spec(spec) for spec in default]
     if difficulty is not None:
         chosen = [difficulty.strip()] * 3
     if bots is not None:

@@ -1,0 +1,115 @@
+"""The command line around the app: bad input is one line and exit status 2, never a
+traceback; rules and version print; replay reads records."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from nil_tui import cli
+from nil_tui.engine import Game
+
+
+def run(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, NIL_TUI_HOME=str(home))
+    return subprocess.run([sys.executable, "-m", "nil_tui", *args], capture_output=True, check=False,
+                          text=True, env=env, timeout=60, stdin=subprocess.DEVNULL)
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "home"
+    folder.mkdir()
+    monkeypatch.setenv("NIL_TUI_HOME", str(folder))
+    return folder
+
+
+def one_line_error(result: subprocess.CompletedProcess[str]) -> str:
+    assert result.returncode == 2, result
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    return lines[0]
+
+
+def test_replay_of_a_missing_file(home: Path) -> None:
+    line = one_line_error(run("replay", str(home / "nope.json"), home=home))
+    assert "nope.json" in line and "no such file" in line
+
+
+@pytest.mark.parametrize("content, words", [
+    ("{not json", "not a JSON game record"),
+    ("", "empty"),
+    ('{"format": "nil-tui-record", "version": 1}', "not a valid game record"),
+    ("[1, 2, 3]", "not a valid game record"),
+])
+def test_replay_of_a_malformed_file(home: Path, content: str, words: str) -> None:
+    path = home / "bad.json"
+    path.write_text(content, encoding="utf-8")
+    line = one_line_error(run("replay", str(path), home=home))
+    assert words in line
+
+
+@pytest.mark.parametrize("args, words", [
+    (["play", "--deals", "0"], "--deals"),
+    (["play", "--deals", "100"], "1 to 99"),
+    (["play", "--speed", "warp"], "--speed"),
+    (["play", "--bots", "W=easy,Q=easy"], "--bots"),
+    (["play", "--difficulty", "grandmaster"], "unknown bot"),
+    (["play", "--seed", "abc"], "--seed"),
+    (["frobnicate"], "invalid choice"),
+])
+def test_bad_arguments(home: Path, args: list[str], words: str) -> None:
+    assert words in one_line_error(run(*args, home=home))
+
+
+def test_rules_and_version(home: Path) -> None:
+    rules = run("rules", home=home)
+    assert rules.returncode == 0 and "crawls under the table" in rules.stdout
+    version = run("--version", home=home)
+    assert version.returncode == 0 and version.stdout.startswith("nil-tui ")
+
+
+def test_resume_without_a_saved_game(home: Path) -> None:
+    result = run("resume", home=home)
+    assert result.returncode == 1
+    assert "no saved game" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_replay_opens_the_review_screen(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = Game(1, seed=5)
+    while not game.is_over:
+        game.play(game.deal.legal_moves()[0])
+    path = home / "game.json"
+    path.write_text(json.dumps(game.to_record()), encoding="utf-8")
+    seen = {}
+
+    def fake_replay(replayed: Game, source: str) -> int:
+        seen["record"] = replayed.to_record()
+        seen["source"] = source
+        return 0
+
+    from nil_tui.tui import launch
+
+    monkeypatch.setattr(launch, "replay", fake_replay)
+    assert cli.main(["replay", str(path)]) == 0
+    assert seen["source"] == str(path)
+    assert seen["record"]["deals"] == game.to_record()["deals"]
+
+
+def test_play_falls_back_when_a_level_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Saved settings may name a level that is not installed: play still starts."""
+    from nil_tui.options import PlayOptions
+    from nil_tui.tui import launch
+
+    monkeypatch.setattr(launch, "last_options",
+                        lambda: PlayOptions(bots=("gone", "easy", "easy")))
+    started = {}
+    monkeypatch.setattr(launch, "play", lambda options: started.setdefault("o", options) and 0)
+    assert cli.main(["play", "--deals", "3"]) == 0
+    assert started["o"].bots == ("easy", "easy", "easy") or "gone" not in started["o"].bots
