@@ -50,7 +50,9 @@ def _seed(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(with_simulate: bool = True) -> argparse.ArgumentParser:
+    """The parser; ``with_simulate=False`` leaves out the simulator's own options (and its
+    imports), for a quicker start of the other commands."""
     parser = _Parser(prog="nil-tui", description="Zero (Nil): the trick-taking game where "
                      "nobody wants a trick. With no command, opens the setup screen.")
     parser.add_argument("--version", action="version", version=f"nil-tui {__version__}")
@@ -81,15 +83,20 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("stats", help="show your statistics")
 
     simulate = sub.add_parser("simulate", help="bots-only games, headless")
-    from . import sim
+    if with_simulate:
+        from . import sim
 
-    sim.add_arguments(simulate)
+        sim.add_arguments(simulate)
     return parser
 
 
 def parse_bots(difficulty: str | None, bots: str | None,
                default: tuple[str, str, str]) -> tuple[str, str, str]:
     """Bot specs for West, North, East from ``--difficulty`` and ``--bots``."""
+    if difficulty is None and bots is None:
+        # The saved (or default) levels: the app plays the nearest installed level if one is
+        # gone, so nothing is imported here before the first frame.
+        return default
     from .bots import BotSpecError, check_spec
     from .options import fallback_spec
 
@@ -166,23 +173,30 @@ def _run(args: argparse.Namespace) -> int:
     if command == "stats":
         return launch.stats()
     if command == "play":
-        base = launch.last_options()
-        options = PlayOptions(
-            deals=args.deals or base.deals,
-            bots=parse_bots(args.difficulty, args.bots, base.bots),
-            seed=args.seed,
-            speed=args.speed or base.speed,
-            ascii=base.ascii if args.ascii is None else True,
-            four_color=base.four_color if args.four_color is None else True,
-            theme=args.theme or base.theme,
-        )
-        return launch.play(options)
+        # What the command line says; the rest comes from the last settings, which the app
+        # reads after its first frame (the store is not opened before it).
+        overrides: dict[str, object] = {"seed": args.seed}
+        if args.deals:
+            overrides["deals"] = args.deals
+        if args.difficulty is not None or args.bots is not None:
+            overrides["bots"] = parse_bots(args.difficulty, args.bots,
+                                           PlayOptions().bots)
+        if args.speed:
+            overrides["speed"] = args.speed
+        if args.ascii:
+            overrides["ascii"] = True
+        if args.four_color:
+            overrides["four_color"] = True
+        if args.theme:
+            overrides["theme"] = args.theme
+        return launch.play_command(overrides)
     return launch.setup()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(with_simulate="simulate" in words)
+    args = parser.parse_args(words)
     try:
         return _run(args)
     except UsageError as exc:

@@ -102,14 +102,32 @@ def test_replay_opens_the_review_screen(home: Path, monkeypatch: pytest.MonkeyPa
     assert seen["record"]["deals"] == game.to_record()["deals"]
 
 
-def test_play_falls_back_when_a_level_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Saved settings may name a level that is not installed: play still starts."""
-    from nil_tui.options import PlayOptions
+def test_play_passes_only_what_the_command_line_says(monkeypatch: pytest.MonkeyPatch) -> None:
     from nil_tui.tui import launch
 
-    monkeypatch.setattr(launch, "last_options",
-                        lambda: PlayOptions(bots=("gone", "easy", "easy")))
-    started = {}
-    monkeypatch.setattr(launch, "play", lambda options: started.setdefault("o", options) and 0)
-    assert cli.main(["play", "--deals", "3"]) == 0
-    assert started["o"].bots == ("easy", "easy", "easy") or "gone" not in started["o"].bots
+    seen = {}
+    monkeypatch.setattr(launch, "play_command", lambda overrides: seen.update(overrides) or 0)
+    assert cli.main(["play", "--deals", "3", "--difficulty", "easy", "--ascii"]) == 0
+    assert seen == {"seed": None, "deals": 3, "bots": ("easy", "easy", "easy"), "ascii": True}
+
+
+async def test_play_falls_back_when_a_saved_level_is_missing() -> None:
+    """Saved settings may name a level that is not installed: play still starts."""
+    from nil_tui.store import Store
+    from nil_tui.tui.app import NilApp
+    from nil_tui.tui.screens.table import TableScreen
+
+    store = Store.open()
+    store.save_settings({"bots": ["gone", "easy", "easy"], "deals": 4})
+    store.close()
+    app = NilApp("play", overrides={"seed": 1, "speed": "instant"})
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+        assert "gone" not in screen.options.bots
+        assert screen.options.bots[1:] == ("easy", "easy")
+        assert screen.game.deals_planned == 4
+        assert screen.game.seed == 1

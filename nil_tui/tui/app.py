@@ -7,16 +7,19 @@ import contextlib
 import signal
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events
-from textual.app import App
+from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen
+from textual.widgets import Static
 
-from ..engine import Game
 from ..options import PlayOptions, fallback_spec, options_from_dict
 from .screens.dialogs import MIN_HEIGHT, MIN_WIDTH, ConfirmQuit, TooSmall
+
+if TYPE_CHECKING:
+    from ..engine import Game
 
 
 class MemoryStore:
@@ -85,15 +88,21 @@ class NilApp(App[int]):
 
     def __init__(self, start: str = "setup", options: PlayOptions | None = None,
                  game: Game | None = None, title: str | None = None,
-                 store: Any = None) -> None:
+                 store: Any = None, overrides: dict[str, Any] | None = None) -> None:
         super().__init__()
         self.start = start
         self.options = options or PlayOptions()
         self.start_game_obj = game
         self.review_title = title
         self._store = store
+        self.overrides = overrides
         self._save_failed = False
         self._too_small: TooSmall | None = None
+
+    def compose(self) -> ComposeResult:
+        """The default screen: the first frame of ``nil-tui play`` while the table is built."""
+        yield Static("Zero · shuffling the cards…" if self.start == "play" else "",
+                     id="shuffling")
 
     # --- the store ------------------------------------------------------------------------
     @property
@@ -134,6 +143,14 @@ class NilApp(App[int]):
         self._install_signals()
         if self.options.theme and self.options.theme in self.available_themes:
             self.theme = self.options.theme
+        if self.start == "play":
+            # Draw a first frame at once; open the store and build the table (engine, bots
+            # registry, widgets) right after it.
+            self.call_after_refresh(self._begin)
+        else:
+            self._begin()
+
+    def _begin(self) -> None:
         if self.start not in ("replay",):
             store = self.store
             for warning in getattr(store, "warnings", []):
@@ -142,6 +159,10 @@ class NilApp(App[int]):
                 self.notify("Another nil-tui is already playing: this one keeps its game "
                             "in a separate slot.", timeout=8)
         if self.start == "play":
+            if self.overrides is not None:
+                from dataclasses import replace
+
+                self.options = replace(self.load_options(), **self.overrides)
             self.start_game(self.options)
         elif self.start == "resume":
             if not self.resume_saved():
@@ -182,6 +203,7 @@ class NilApp(App[int]):
         self._check_size()
 
     def start_game(self, options: PlayOptions) -> None:
+        from ..engine import Game
         from .screens.table import TableScreen
 
         options = self._available(options)
@@ -209,7 +231,7 @@ class NilApp(App[int]):
 
     def resume_saved(self) -> bool:
         """Continue the saved game exactly where it stopped; False when there is none."""
-        from ..engine import RecordError
+        from ..engine import Game, RecordError
         from .screens.table import TableScreen
 
         saved = self._store_call("load_current")

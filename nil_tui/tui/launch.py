@@ -4,10 +4,12 @@ bots' search code, so the first frame comes quickly."""
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..engine import Game
 from ..options import PlayOptions, options_from_dict
+
+if TYPE_CHECKING:
+    from ..engine import Game
 
 
 def _run(start: str, **kwargs: Any) -> int:
@@ -23,7 +25,13 @@ def setup() -> int:
 
 
 def play(options: PlayOptions) -> int:
+    """A game with exactly these options."""
     return _run("play", options=options)
+
+
+def play_command(overrides: dict[str, object]) -> int:
+    """``nil-tui play``: the last settings with the command line's choices over them."""
+    return _run("play", overrides=overrides)
 
 
 def resume() -> int:

@@ -1,0 +1,101 @@
+"""Time to first frame: ``nil-tui play`` against a bare Textual app that shows one line.
+
+Each program runs in a pseudo-terminal (100x32); the clock stops when its first frame (a
+word it draws) reaches the terminal. Runs alternate so that machine noise hits all alike.
+Target: median ratio at most 1.3. Also shown: the time until the table itself is drawn
+(the first frame of ``play`` says it is shuffling while the table is built).
+
+    python benchmarks/startup.py [--runs 10]
+"""
+
+from __future__ import annotations
+
+import argparse
+import fcntl
+import os
+import pty
+import select
+import signal
+import statistics
+import struct
+import sys
+import tempfile
+import termios
+import time
+
+BARE_APP = """
+from textual.app import App
+from textual.widgets import Static
+
+class Bare(App):
+    def compose(self):
+        yield Static("bare-app-ready")
+
+Bare().run()
+"""
+
+
+def first_frame(argv: list[str], marker: bytes, env: dict[str, str],
+                timeout: float = 30.0) -> float:
+    """Seconds from spawning ``argv`` until ``marker`` appears on its terminal."""
+    start = time.perf_counter()
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: become the program
+        os.execvpe(argv[0], argv, env)
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 32, 100, 0, 0))
+    seen = b""
+    try:
+        while True:
+            left = timeout - (time.perf_counter() - start)
+            if left <= 0:
+                raise TimeoutError(f"no first frame from {argv} in {timeout} s")
+            ready, _, _ = select.select([fd], [], [], left)
+            if not ready:
+                continue
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                raise RuntimeError(f"{argv} ended before drawing: {seen[-300:]!r}") from None
+            seen += chunk
+            if marker in seen:
+                return time.perf_counter() - start
+    finally:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        os.close(fd)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=10, help="runs of each program")
+    args = parser.parse_args()
+    home = tempfile.mkdtemp(prefix="nil-tui-bench-")
+    env = dict(os.environ, TERM="xterm-256color", NIL_TUI_HOME=home, COLUMNS="100",
+               LINES="32")
+    nil = [sys.executable, "-m", "nil_tui", "play", "--seed", "1"]
+    bare = [sys.executable, "-c", BARE_APP]
+    # Warm the file cache for both before timing.
+    first_frame(nil, b"North", env)
+    first_frame(bare, b"bare-app-ready", env)
+    times: dict[str, list[float]] = {"nil-tui play": [], "bare Textual app": [],
+                                     "play: table drawn": []}
+    for _ in range(args.runs):
+        times["nil-tui play"].append(first_frame(nil, b"shuffling", env))
+        times["bare Textual app"].append(first_frame(bare, b"bare-app-ready", env))
+        times["play: table drawn"].append(first_frame(nil, b"North", env))
+    for name, values in times.items():
+        print(f"{name:19s} median {statistics.median(values) * 1000:7.1f} ms   "
+              f"min {min(values) * 1000:7.1f} ms   max {max(values) * 1000:7.1f} ms")
+    ratios = [a / b for a, b in zip(times["nil-tui play"], times["bare Textual app"])]
+    ratio = statistics.median(times["nil-tui play"]) / statistics.median(
+        times["bare Textual app"])
+    table = statistics.median(times["play: table drawn"]) / statistics.median(
+        times["bare Textual app"])
+    print(f"table drawn / bare app: {table:.2f}")
+    print(f"ratio of medians {ratio:.2f}   (per-pair median {statistics.median(ratios):.2f}; "
+          f"target at most 1.30)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
