@@ -21,13 +21,13 @@ from typing import Any
 
 os.environ.setdefault("NIL_TUI_HOME", tempfile.mkdtemp(prefix="nil-tui-bench-"))
 
-from textual import events  # noqa: E402
+from textual import events
 
-from nil_tui.engine import Card, PlayerView  # noqa: E402
-from nil_tui.options import PlayOptions  # noqa: E402
-from nil_tui.tui.app import NilApp  # noqa: E402
-from nil_tui.tui.screens.table import TableScreen  # noqa: E402
-from nil_tui.tui.widgets.hand import Hand  # noqa: E402
+from nil_tui.engine import Card, PlayerView
+from nil_tui.options import PlayOptions
+from nil_tui.tui.app import NilApp
+from nil_tui.tui.screens.table import TableScreen
+from nil_tui.tui.widgets.hand import Hand
 
 
 class BusyBot:
