@@ -24,7 +24,7 @@ class ConfirmQuit(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm"):
             yield Static(Text("Quit the game?", style="bold"))
-            yield Static("Your game is saved: `nil-tui` offers to resume it next time.")
+            yield Static("Your game is saved: nil-tui offers to resume it next time.")
             yield Static(Text("y / Enter: quit      n / Esc: keep playing", style="dim"))
 
     def action_answer(self, answer: bool) -> None:

@@ -137,10 +137,10 @@ class GameOverScreen(Screen[None]):
             yield Static(title, id="gameover-title")
             yield UnderTable(losers, animate=self.options.speed != "instant", id="art")
             yield Static(standings_text(game, final=True), id="gameover-standings")
-            yield Static(deals_table(game), id="gameover-table")
             where = Text("Record saved: ", style="dim")
             where.append(str(self.path) if self.path else "not saved", style="dim")
             yield Static(where, id="gameover-path")
+            yield Static(deals_table(game), id="gameover-table")
             yield Static(Text("Enter: a new game with the same settings   q: quit",
                               style="dim"))
         yield Footer()

@@ -101,11 +101,19 @@ class SummaryScreen(Screen[None]):
             yield Static(Text(hint, style="dim"), id="summary-hint")
         yield Footer()
 
-    def on_mount(self) -> None:
-        if not self.between_deals:
-            self.query_one("#summary-hint", Static).update(
-                Text("Enter or Esc: back to the table", style="dim"))
-
     def action_close(self) -> None:
         if self.is_active:
             self.dismiss(None)
+
+
+class ScoresScreen(SummaryScreen, inherit_bindings=False):
+    """The scoreboard in the middle of a deal (``s``): the same page, and back to the table."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,space,escape,s", "close", "Back"),
+        Binding("question_mark,f1", "app.rules", "Rules"),
+        Binding("q", "app.request_quit", "Quit"),
+    ]
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game, between_deals=False)

@@ -427,9 +427,9 @@ class TableScreen(Screen[None]):
     def action_scoreboard(self) -> None:
         if not self.is_active:
             return  # a key that reached the table while another screen opens
-        from .summary import SummaryScreen
+        from .summary import ScoresScreen
 
-        self.app.push_screen(SummaryScreen(self.game, between_deals=False))
+        self.app.push_screen(ScoresScreen(self.game))
 
     def action_last_trick(self) -> None:
         """Show the last completed trick in the middle of the table until a key is pressed."""

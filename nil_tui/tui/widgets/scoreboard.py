@@ -34,12 +34,14 @@ class Scoreboard(Widget):
         table.add_column("", no_wrap=True)
         table.add_column("Pts", justify="right")
         table.add_column("Tricks", justify="right")
+        table.add_column("", width=1, no_wrap=True)
         low = min(info.totals)
+        level = len(set(info.totals)) == 1
         for s in (0, 1, 2, 3):
             pts = str(info.totals[s])
-            style = "bold" if s == 0 else ""
-            mark = "" if info.taken[s] else " ●"
-            table.add_row(info.names[s], pts if info.totals[s] != low or len(set(
-                info.totals)) == 1 else f"[red]{pts}[/]", f"{info.taken[s]}{mark}",
-                style=style)
+            if info.totals[s] == low and not level:
+                pts = f"[red]{pts}[/]"
+            table.add_row(info.names[s], pts, str(info.taken[s]),
+                          "" if info.taken[s] else "[green]●[/]",
+                          style="bold" if s == 0 else "")
         return table
