@@ -21,6 +21,7 @@ class Knowledge:
         "played",
         "seat",
         "sizes",
+        "strict",
         "unseen",
         "view",
         "voids",
@@ -47,6 +48,8 @@ class Knowledge:
                     a &= ~(SEG << (13 * suit))
             allowed[s] = a
         self.allowed = allowed
+        hints = rule_hints(view)
+        self.strict = [a & ~hints[s] for s, a in enumerate(allowed)]
         # every card played this deal, in order, with the seat that played it
         history: list[tuple[int, int]] = []
         for t in view.tricks:
@@ -56,13 +59,15 @@ class Knowledge:
             history.append(((view.leader + k) & 3, c.index))
         self.history = history
 
-    def sample(self, rng: random.Random) -> list[int]:
+    def sample(self, rng: random.Random, strict: bool = False) -> list[int]:
         """Hands (bitmasks, by seat) with the unseen cards dealt at random to the other seats,
-        respecting their hand sizes and shown voids."""
+        respecting their hand sizes and shown voids; with ``strict``, also the cards the
+        rules of thumb say they would have played had they held them (when that is
+        possible at all)."""
         seat = self.seat
         others = [s for s in range(4) if s != seat]
         cards = [c.index for c in DECK if self.unseen >> c.index & 1]
-        allowed = self.allowed
+        allowed = self.strict if strict else self.allowed
         # the most constrained cards first, in random order among equals
         rng.shuffle(cards)
         cards.sort(key=lambda i: sum(1 for s in others if allowed[s] >> i & 1))
@@ -93,6 +98,8 @@ class Knowledge:
                 return hands
             rng.shuffle(cards)
             cards.sort(key=lambda i: sum(1 for s in others if allowed[s] >> i & 1))
+        if strict:
+            return self.sample(rng, False)
         # Should not happen for a real position; deal ignoring voids rather than fail.
         need = list(self.sizes)
         hands = [0, 0, 0, 0]
@@ -126,11 +133,49 @@ class Knowledge:
             if s != me:
                 legal = d.legal_mask()
                 if legal & (legal - 1):
-                    guess = policy_index(s, d.hand_mask(s), legal, d.trick, d.leader, d.taken,
-                                         d.played_mask)
+                    trick = d.trick
+                    voids = 0 if trick else voids_mask(d.tricks, trick, d.leader)
+                    guess = policy_index(s, d.hand_mask(s), legal, trick, d.leader, d.taken,
+                                         d.played_mask, voids)
                     if guess == i:
                         weight *= 1.0 - eps
                     else:
                         weight *= eps / (legal.bit_count() - 1)
             d.play(DECK[i])
         return weight
+
+
+def rule_hints(view: PlayerView) -> list[int]:
+    """Per seat, unseen cards it probably does not hold, judging by the rules of thumb: a
+    clean player who followed under the winning card would have played any higher card still
+    under it; a clean player who went over would have ducked with a lower card; whoever led a
+    suit led its lowest card."""
+    me = view.seat
+    hints = [0, 0, 0, 0]
+    taken = [0, 0, 0, 0]
+    tricks = [(t.leader, t.cards, t.winner) for t in view.tricks]
+    if view.trick:
+        tricks.append((view.leader, view.trick, -1))
+    for leader, cards, winner in tricks:
+        first = cards[0]
+        led = first.suit
+        base = 13 * led
+        if leader != me:
+            hints[leader] |= ((1 << (first.rank - 2)) - 1) << base  # lower cards of the suit
+        best = first.rank
+        for k in range(1, len(cards)):
+            s = (leader + k) & 3
+            c = cards[k]
+            if c.suit != led:
+                continue
+            if s != me and taken[s] == 0:
+                if c.rank < best:
+                    between = ((1 << (best - 2)) - 1) & ~((1 << (c.rank - 1)) - 1)
+                    hints[s] |= between << base
+                elif k < 3:
+                    hints[s] |= ((1 << (best - 2)) - 1) << base
+            best = max(best, c.rank)
+        if winner >= 0:
+            taken[winner] += 1
+    unseen = view.unseen_mask
+    return [h & unseen for h in hints]

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..engine import DECK, Deal, PlayerView, score
-from .heuristic import SEG, policy_index
+from .heuristic import SEG, policy_index, voids_mask
 from .knowledge import Knowledge
 
 Utility = Callable[[Sequence[int]], float]
@@ -29,6 +29,7 @@ class SearchConfig:
     inference: bool = False  # weight layouts by how likely the opponents' plays were
     candidates: int = 3  # layouts drawn per layout kept, when weighting
     eps: float = 0.25  # inference: chance an opponent deviates from the rules of thumb
+    strict: float = 0.0  # share of layouts drawn assuming the others follow the rules of thumb
     rollout_eps: float = 0.0  # chance a playout card is random instead of the rule of thumb
     endgame: int = 0  # exact search when at most this many cards are left in all hands
     match: bool = False  # value the match (not finishing lowest) late in a game
@@ -44,19 +45,20 @@ def edge_utility(seat: int) -> Utility:
 
 
 def match_utility(view: PlayerView) -> Utility:
-    """Points edge early in a game; in its last deals, mostly whether the seat ends lowest."""
+    """Points edge, except in the last deal of a game: then mostly whether the seat ends
+    lowest."""
     seat = view.seat
     left = view.deals_planned - view.deal_number  # deals after this one
-    if left >= 2:
+    if left >= 1:
         return edge_utility(seat)
-    weight = 3.0 if left == 0 else 1.0
+    weight = 3.0
     totals = view.totals
 
     def u(points: Sequence[int]) -> float:
         final = [totals[s] + points[s] for s in range(4)]
         low = min(final)
         lowest = final[seat] == low and not (final[0] == final[1] == final[2] == final[3])
-        # a margin over the lowest rival still matters when more deals follow
+        # a margin over the lowest rival is a safety cushion
         margin = min(final[s] for s in range(4) if s != seat) - final[seat]
         edge = points[seat] - (sum(points) - points[seat]) / 3
         return edge - weight * (1.0 if lowest else 0.0) + 0.1 * weight * max(-3, min(3, margin))
@@ -81,8 +83,10 @@ def rollout(d: Deal, rng: random.Random | None = None, eps: float = 0.0) -> tupl
                 m &= m - 1
             i = (m & -m).bit_length() - 1
         else:
-            i = policy_index(seat, d.hand_mask(seat), legal, d.trick, d.leader, d.taken,
-                             d.played_mask)
+            trick = d.trick
+            voids = 0 if trick else voids_mask(d.tricks, trick, d.leader)
+            i = policy_index(seat, d.hand_mask(seat), legal, trick, d.leader, d.taken,
+                             d.played_mask, voids)
         d.play(DECK[i])
 
 
@@ -214,7 +218,7 @@ class Searcher:
         square = 0.0
         limit = cfg.worlds * cfg.candidates
         while len(drawn) < limit:
-            h = know.sample(rng)
+            h = know.sample(rng, rng.random() < cfg.strict)
             w = know.likelihood(h, cfg.eps)
             drawn.append(h)
             weights.append(w)

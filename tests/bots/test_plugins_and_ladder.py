@@ -82,10 +82,11 @@ def test_advice_is_a_legal_card_with_a_reason() -> None:
 
 
 def test_ladder_smoke_normal_beats_easy() -> None:
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        from _match import rotated_edges, summary
-    finally:
-        sys.path.remove(str(ROOT / "benchmarks"))
-    edge, half = summary(rotated_edges("normal", "easy", 200, seed=7))
-    assert edge - half > 0, (edge, half)
+    from nil_tui.sim import run_match
+
+    # 25 games of 8 deals, each played four times with the seats rotated
+    stats = run_match(["normal", "easy", "easy", "easy"], 25, 8, seed=7, rotate=True,
+                      time_cap=None).to_json()["bots"]
+    lo, _hi = stats["normal"]["edge_ci95"]
+    assert lo > 0, stats["normal"]
+    assert stats["easy"]["edge"] < 0

@@ -1,0 +1,106 @@
+"""The strength ladder of the bot levels, measured with the simulator (rotated matches).
+
+Rows:
+  each level against three of the level below (its edge, with a 95% interval that should
+  exclude zero); each level against three normal bots (points per deal, edge, clean share);
+  the oracle (the expert's search with every hand visible) against three normal bots on the
+  same deals as the expert.
+
+    python benchmarks/ladder.py                    # every row, default sizes (long: hours)
+    python benchmarks/ladder.py --rows hard/normal --games 40 --save ladder.json
+    python benchmarks/ladder.py --report ladder.json   # print the table of saved rows
+
+Every game has ``--deals`` deals and is played four times (rotated), so a row of G games has
+4 * G * deals seat-deals for the bot under test and G * deals independent samples.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+ROWS = {
+    # name: (hero, field)
+    "normal/easy": ("normal", "easy"),
+    "hard/normal": ("hard", "normal"),
+    "expert/hard": ("expert", "hard"),
+    "easy/normal": ("easy", "normal"),
+    "expert/normal": ("expert", "normal"),
+    "oracle/normal": ("oracle", "normal"),
+}
+# default games per row: cheap rows get more
+DEFAULT_GAMES = {"normal/easy": 200, "easy/normal": 200, "hard/normal": 60, "expert/hard": 30,
+                 "expert/normal": 40, "oracle/normal": 40}
+
+
+def run_row(name: str, games: int, deals: int, seed: int, jobs: int) -> dict[str, object]:
+    from nil_tui.sim import run_match
+
+    hero, field = ROWS[name]
+    start = time.perf_counter()
+    result = run_match([hero, field, field, field], games, deals, seed, rotate=True, jobs=jobs,
+                       time_cap=None).to_json()
+    row = dict(result["bots"][hero])
+    row.update(row=name, hero=hero, field=field, games_played=games, deals_per_game=deals,
+               seed=seed, seconds=round(time.perf_counter() - start, 1))
+    return row
+
+
+def fmt_row(row: dict[str, object]) -> str:
+    lo, hi = row["edge_ci95"]  # type: ignore[misc]
+    sig = "yes" if lo > 0 or hi < 0 else "no"  # type: ignore[operator]
+    return (f"| {row['hero']} vs 3 {row['field']} | {row['games_played']}x{row['deals_per_game']}"
+            f" | {row['points_per_deal']:.3f} | {row['edge']:+.3f} [{lo:+.3f}, {hi:+.3f}] | "
+            f"{sig} | {row['clean_share']:.1%} |")
+
+
+HEADER = ("| match (rotated) | games x deals | points/deal | edge [95% CI] | CI excludes 0 "
+          "| clean share |\n|---|---|---|---|---|---|")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", default=",".join(ROWS),
+                        help=f"comma-separated rows (default all: {','.join(ROWS)})")
+    parser.add_argument("--games", type=int, default=None,
+                        help="games per row (default: per row, see DEFAULT_GAMES)")
+    parser.add_argument("--deals", type=int, default=8)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--save", metavar="FILE", help="add the rows to this JSON file")
+    parser.add_argument("--report", metavar="FILE", help="print the rows saved in FILE")
+    args = parser.parse_args(argv)
+    if args.report:
+        try:
+            rows = json.loads(Path(args.report).read_text())
+        except (OSError, ValueError) as exc:
+            print(f"ladder: cannot read {args.report}: {exc}", file=sys.stderr)
+            return 2
+        print(HEADER)
+        for row in rows:
+            print(fmt_row(row))
+        return 0
+    names = [r.strip() for r in args.rows.split(",") if r.strip()]
+    unknown = [n for n in names if n not in ROWS]
+    if unknown:
+        print(f"ladder: unknown row(s) {', '.join(unknown)}; known: {', '.join(ROWS)}",
+              file=sys.stderr)
+        return 2
+    print(HEADER, flush=True)
+    for name in names:
+        games = args.games or DEFAULT_GAMES[name]
+        row = run_row(name, games, args.deals, args.seed, args.jobs)
+        print(fmt_row(row), f"({row['seconds']} s)", flush=True)
+        if args.save:
+            path = Path(args.save)
+            saved = json.loads(path.read_text()) if path.exists() else []
+            saved = [r for r in saved if r.get("row") != name] + [row]
+            path.write_text(json.dumps(saved, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
