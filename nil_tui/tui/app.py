@@ -226,8 +226,14 @@ class NilApp(App[int]):
         return replace(options, bots=bots)  # type: ignore[arg-type]
 
     def _apply_look(self, options: PlayOptions) -> None:
-        if options.theme and options.theme in self.available_themes:
+        if not options.theme or options.theme == self.theme:
+            return
+        if options.theme in self.available_themes:
             self.theme = options.theme
+        else:
+            known = ", ".join(sorted(self.available_themes))
+            self.notify(f"No theme called {options.theme!r} (themes: {known}).",
+                        severity="warning", timeout=8)
 
     def resume_saved(self) -> bool:
         """Continue the saved game exactly where it stopped; False when there is none."""

@@ -1,0 +1,77 @@
+"""Mouse, ASCII suits, the four-colour deck and themes."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from tui_helpers import settle, table
+
+from nil_tui.engine import Card
+from nil_tui.options import PlayOptions
+from nil_tui.tui.app import NilApp
+from nil_tui.tui.widgets.cards import BLUE, GREEN, RED, CardLook
+from nil_tui.tui.widgets.hand import Hand
+
+
+async def test_clicking_a_legal_card_plays_it(quick_options: PlayOptions) -> None:
+    app = NilApp("play", options=quick_options)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(app, pilot)
+        screen = table(app)
+        hand = screen.query_one(Hand)
+        legal = screen.game.deal.legal_moves()
+        target = legal[-1]
+        index = hand.cards.index(target)
+        x = hand._left() + index * 5 + 2  # the middle of the card's face
+        await pilot.click(Hand, offset=(x, 2))
+        await settle(app, pilot)
+        assert target not in screen.game.deal.hand(0)
+        played = [c for t in screen.game.deal.tricks for c in t.cards] + list(
+            screen.game.deal.trick)
+        assert target in played
+
+
+async def test_clicking_an_illegal_card_says_why(quick_options: PlayOptions) -> None:
+    for seed in range(100):
+        app = NilApp("play", options=replace(quick_options, seed=seed))
+        async with app.run_test(size=(100, 32)) as pilot:
+            await settle(app, pilot)
+            screen = table(app)
+            hand = screen.query_one(Hand)
+            illegal = [c for c in hand.cards if c not in hand.legal]
+            if not illegal:
+                continue
+            x = hand._left() + hand.cards.index(illegal[0]) * 5 + 2
+            await pilot.click(Hand, offset=(x, 2))
+            await pilot.pause()
+            assert illegal[0] in screen.game.deal.hand(0)
+            assert "You must follow" in str(screen.query_one("#status").render())
+            return
+    raise AssertionError("no seed gave an illegal card")
+
+
+async def test_ascii_suits_on_the_table(quick_options: PlayOptions) -> None:
+    app = NilApp("play", options=replace(quick_options, ascii=True))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(app, pilot)
+        drawn = str(table(app).query_one(Hand).render())
+        assert not any(glyph in drawn for glyph in "♣♦♥♠")
+        assert any(f"{suit}║" in drawn or f"{suit}│" in drawn for suit in "CDHS")
+
+
+def test_four_colour_deck() -> None:
+    two = CardLook()
+    four = CardLook(four_color=True)
+    clubs, diamonds, hearts = Card.parse("2C"), Card.parse("2D"), Card.parse("2H")
+    assert two.colour(diamonds.suit) == two.colour(hearts.suit) == RED
+    assert four.colour(clubs.suit) == GREEN
+    assert four.colour(diamonds.suit) == BLUE
+    assert four.colour(hearts.suit) == RED
+    assert CardLook(ascii=True).face(Card.parse("TS")) == "10S"
+
+
+async def test_theme_option(quick_options: PlayOptions) -> None:
+    app = NilApp("play", options=replace(quick_options, theme="nord"))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(app, pilot)
+        assert app.theme == "nord"
