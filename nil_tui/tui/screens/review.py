@@ -58,12 +58,14 @@ class ReviewScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(id="review-head")
         with Vertical(id="review-table"):
-            yield Static(id="hand-2", classes="review-hand review-north")
+            with Horizontal(classes="review-row"):
+                yield Static(id="hand-2", classes="review-hand")
             with Horizontal(id="review-middle"):
                 yield Static(id="hand-1", classes="review-hand")
                 yield TrickView(id="review-trick")
                 yield Static(id="hand-3", classes="review-hand")
-            yield Static(id="hand-0", classes="review-hand review-south")
+            with Horizontal(classes="review-row"):
+                yield Static(id="hand-0", classes="review-hand")
         yield Footer()
 
     def on_mount(self) -> None:
