@@ -75,3 +75,44 @@ async def test_theme_option(quick_options: PlayOptions) -> None:
     async with app.run_test(size=(100, 32)) as pilot:
         await settle(app, pilot)
         assert app.theme == "nord"
+
+
+async def test_hint_moves_the_cursor_to_a_legal_card(quick_options: PlayOptions) -> None:
+    app = NilApp("play", options=quick_options)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(app, pilot)
+        screen = table(app)
+        before = screen.game.to_record()["deals"]
+        await pilot.press("h")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "Hint:" in str(screen.query_one("#status").render())
+        hand = screen.query_one(Hand)
+        assert hand.current in screen.game.deal.legal_moves()
+        assert screen.game.to_record()["deals"] == before  # a hint plays nothing
+
+
+async def test_losers_crawl_under_the_table_animated() -> None:
+    import random
+    from pathlib import Path
+
+    from nil_tui.engine import Game
+    from nil_tui.tui.screens.gameover import GameOverScreen, UnderTable
+
+    rng = random.Random(1)
+    game = Game(1, seed=1)
+    while not game.is_over:
+        game.play(rng.choice(game.deal.legal_moves()))
+    options = PlayOptions(deals=1, bots=("easy",) * 3, speed="fast")
+    app = NilApp("setup", options=options)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.push_screen(GameOverScreen(game, options, Path("game.json")))
+        await pilot.pause()
+        art = app.screen.query_one(UnderTable)
+        assert art.step < art.steps
+        await pilot.pause(2.0)
+        assert art.step == art.steps
+        drawn = str(art.render())
+        for seat in game.losers:
+            assert ("You", "West", "North", "East")[seat] in drawn
