@@ -11,10 +11,11 @@ from ..engine import DECK, Card, Deal, PlayerView
 from .easy import decision_rng
 from .search import SearchConfig, Searcher
 
-EXPERT = SearchConfig(worlds=60, playouts=1, inference=True, candidates=3, endgame=12,
-                      match=True)
-ORACLE = SearchConfig(worlds=8, playouts=1, rollout_eps=0.1, inference=False, endgame=12,
-                      match=True)
+EXPERT = SearchConfig(worlds=150, playouts=1, inference=True, candidates=15, eps=0.1,
+                      strict=0.5, endgame=12, match=True, margin=0.1)
+# The same search on the one true layout: a single deterministic playout per card says all.
+ORACLE = SearchConfig(worlds=1, playouts=1, inference=False, endgame=12, match=True,
+                      margin=0.1)
 
 
 class ExpertBot:

@@ -7,7 +7,8 @@ from ..engine import DECK, Card, PlayerView
 from .easy import decision_rng
 from .search import SearchConfig, Searcher
 
-HARD = SearchConfig(worlds=24, playouts=1, inference=False, endgame=0, match=False)
+HARD = SearchConfig(worlds=30, playouts=1, inference=False, endgame=0, match=False,
+                    margin=0.05)
 
 
 class HardBot:
