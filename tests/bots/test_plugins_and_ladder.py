@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from nil_tui.bots import BotSpecError, advise, check_spec, make_bot
+from nil_tui.bots import BotSpecError, advise, check_spec, make_bot, plugin_entry_points
 from nil_tui.engine import Card, Deal
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,6 +39,20 @@ def test_the_sample_plugin_loads_by_module_and_name(plugin_on_path: None) -> Non
             card = bot.choose(view)
             assert card in view.legal
             deal.play(card)
+
+
+def test_the_sample_entry_point_is_found_once_installed(plugin_on_path: None, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    # What installing the sample leaves on the path: its metadata with the entry point.
+    info = tmp_path / "nil_tui_ducker-0.1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: nil-tui-ducker\n"
+                                   "Version: 0.1.0\n")
+    (info / "entry_points.txt").write_text("[nil_tui.bots]\nducker = nil_tui_ducker:DuckerBot\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert plugin_entry_points()["ducker"] == "nil_tui_ducker:DuckerBot"
+    check_spec("ducker")
+    assert make_bot("ducker", seed=1).name == "Ducker"
 
 
 def test_bad_specs_get_one_clear_line() -> None:
