@@ -305,6 +305,11 @@ class NilApp(App[int]):
         if answer:
             self.exit(0)
 
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and not self.screen_stack:
+            return  # a key that arrives while the app is closing has nowhere to go
+        await super().on_event(event)
+
     # --- terminal size --------------------------------------------------------------------
     def on_resize(self, event: events.Resize) -> None:
         self._check_size(event.size.width, event.size.height)

@@ -92,7 +92,8 @@ class UnderTable(Widget):
             for r, line in enumerate(crawler):
                 for c, ch in enumerate(line):
                     x = offset + c
-                    if ch != " " and 0 <= x < width and 0 <= base + r < len(table):
+                    if (ch != " " and 0 <= x < width and 0 <= base + r < len(table)
+                            and table[base + r][x] == " "):  # the legs stay in front
                         table[base + r][x] = ch
             if done:
                 label = NAMES[seat]
