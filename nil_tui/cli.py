@@ -11,7 +11,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from . import __version__
+from . import __version__, argtypes
 from .options import BOT_SEATS, SPEEDS, PlayOptions
 
 EXIT_USAGE = 2
@@ -26,30 +26,6 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
-def _deals(text: str) -> int:
-    value = _positive_int(text)
-    if value > 99:
-        raise argparse.ArgumentTypeError(f"a game has 1 to 99 deals, got {value}")
-    return value
-
-
-def _seed(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-
-
 def build_parser(with_simulate: bool = True) -> argparse.ArgumentParser:
     """The parser; ``with_simulate=False`` leaves out the simulator's own options (and its
     imports), for a quicker start of the other commands."""
@@ -59,14 +35,15 @@ def build_parser(with_simulate: bool = True) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     play = sub.add_parser("play", help="start a game at once, skipping setup")
-    play.add_argument("--deals", type=_deals, default=None, metavar="N",
+    play.add_argument("--deals", type=argtypes.deals, default=None, metavar="N",
                       help="number of deals, 1-99 (default 8)")
     play.add_argument("--difficulty", metavar="LEVEL", default=None,
                       help="bot level for all three seats (easy, normal, hard, expert, or a "
                       "plugin bot)")
     play.add_argument("--bots", metavar="W=SPEC,N=SPEC,E=SPEC", default=None,
                       help="bot per seat, e.g. W=easy,N=hard,E=expert")
-    play.add_argument("--seed", type=_seed, default=None, help="seed for a reproducible game")
+    play.add_argument("--seed", type=argtypes.seed, default=None,
+                      help="seed for a reproducible game")
     play.add_argument("--speed", choices=SPEEDS, default=None, help="pause after plays")
     play.add_argument("--ascii", action="store_true", default=None,
                       help="draw suits as S H D C")

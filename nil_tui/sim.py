@@ -24,51 +24,18 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from . import argtypes
 from .engine import SEAT_NAMES, Card, Deal, Game, PlayerView
+from .engine.game import MAX_DEALS
 
 EXIT_USAGE = 2
 DEFAULT_BOTS = "easy,easy,easy,easy"
 DEFAULT_GAMES = 10
 DEFAULT_DEALS = 8
 DEFAULT_TIME_CAP = 10.0
-MAX_DEALS = 99
 
 
 # --- the command line ---------------------------------------------------------------------
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
-def _deals(text: str) -> int:
-    value = _count(text)
-    if value > MAX_DEALS:
-        raise argparse.ArgumentTypeError(f"a game has 1 to {MAX_DEALS} deals, got {value}")
-    return value
-
-
-def _seed(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not math.isfinite(value) or value < 0:
-        raise argparse.ArgumentTypeError(f"expected 0 or more seconds, got {text!r}")
-    return value
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``nil-tui simulate``."""
     parser.description = ("Bots-only games, headless. Prints per bot: deals played, points per "
@@ -78,12 +45,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="four bot specs by seat, South first: levels (easy, normal, "
                         "hard, expert), installed plugin names or package.module:Name "
                         f"(default {DEFAULT_BOTS})")
-    parser.add_argument("--games", type=_count, default=DEFAULT_GAMES, metavar="G",
+    parser.add_argument("--games", type=argtypes.count, default=DEFAULT_GAMES, metavar="G",
                         help=f"games to play (default {DEFAULT_GAMES}; with --rotate each is "
                         "played 4 times)")
-    parser.add_argument("--deals", type=_deals, default=DEFAULT_DEALS, metavar="N",
+    parser.add_argument("--deals", type=argtypes.deals, default=DEFAULT_DEALS, metavar="N",
                         help=f"deals per game, 1-{MAX_DEALS} (default {DEFAULT_DEALS})")
-    parser.add_argument("--seed", type=_seed, default=None, metavar="S",
+    parser.add_argument("--seed", type=argtypes.seed, default=None, metavar="S",
                         help="match seed; the same seed and bots replay the same games "
                         "(default: random, printed in the summary)")
     parser.add_argument("--rotate", action="store_true",
@@ -91,11 +58,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "lineup, on the same cards")
     parser.add_argument("--records", metavar="FILE.jsonl", default=None,
                         help="write every game played as one record per line")
-    parser.add_argument("--jobs", type=_count, default=1, metavar="J",
+    parser.add_argument("--jobs", type=argtypes.count, default=1, metavar="J",
                         help="processes to spread the games over (same results as 1)")
     parser.add_argument("--json", action="store_true",
                         help="print the summary as JSON")
-    parser.add_argument("--time-cap", type=_seconds, default=DEFAULT_TIME_CAP,
+    parser.add_argument("--time-cap", type=argtypes.seconds, default=DEFAULT_TIME_CAP,
                         metavar="SECONDS", dest="time_cap",
                         help="a bot's time per decision before a safe card is played for it "
                         f"(default {DEFAULT_TIME_CAP:g}; 0 means no cap, which is faster)")

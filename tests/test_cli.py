@@ -119,3 +119,10 @@ def test_simulate_error_in_a_real_process_has_no_traceback() -> None:
     done = run_cli("simulate", "--deals", "0")
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_command_line_deal_limit_is_the_engines() -> None:
+    from nil_tui import argtypes
+    from nil_tui.engine.game import MAX_DEALS
+
+    assert argtypes.MAX_DEALS == MAX_DEALS
