@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..engine import DECK, Card, Deal, PlayerView
 from .easy import decision_rng
-from .search import SearchConfig, Searcher
+from .search import SearchBot, SearchConfig
 
 EXPERT = SearchConfig(worlds=150, playouts=1, inference=True, candidates=15, eps=0.1,
                       strict=0.5, endgame=12, match=True, margin=0.1)
@@ -18,21 +18,10 @@ ORACLE = SearchConfig(worlds=1, playouts=1, inference=False, endgame=12, match=T
                       margin=0.1)
 
 
-class ExpertBot:
+class ExpertBot(SearchBot):
     name = "Expert"
     config = EXPERT
-
-    def __init__(self, seed: int = 0, config: SearchConfig | None = None) -> None:
-        self.seed = seed
-        if config is not None:
-            self.config = config
-        self.searcher = Searcher(self.config)
-
-    def choose(self, view: PlayerView) -> Card:
-        if len(view.legal) == 1:
-            return view.legal[0]
-        best, _ = self.searcher.best(view, decision_rng(self.seed, view, "expert"))
-        return DECK[best]
+    salt = "expert"
 
 
 class OracleBot(ExpertBot):

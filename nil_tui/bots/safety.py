@@ -101,7 +101,7 @@ def choose_safely(bot: object, view: PlayerView,
         return Choice(fallback_card(view), f"{name} took longer than {time_cap:g} s; "
                       f"{fallback_card(view)} was played for it")
     if "error" in box:
-        exc = box["error"]
-        return Choice(fallback_card(view), f"{name} failed ({type(exc).__name__}: {exc}); "
+        error = box["error"]
+        return Choice(fallback_card(view), f"{name} failed ({type(error).__name__}: {error}); "
                       f"{fallback_card(view)} was played for it")
     return _checked(view, box.get("answer"), name)

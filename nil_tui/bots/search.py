@@ -15,7 +15,8 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..engine import DECK, Deal, PlayerView, score
+from ..engine import DECK, Card, Deal, PlayerView
+from .easy import decision_rng
 from .heuristic import SEG, policy_index, voids_mask
 from .knowledge import Knowledge
 
@@ -117,7 +118,7 @@ def maxn(d: Deal, seat_utils: Sequence[Utility], budget: list[int]) -> tuple[flo
     back to a playout) when exhausted."""
     seat = d.to_move
     if seat is None:
-        p = d.points
+        p: Sequence[int] = d.points
         return tuple(u(p) for u in seat_utils)
     budget[0] -= 1
     if budget[0] <= 0:
@@ -254,5 +255,21 @@ class Searcher:
         return best, vals
 
 
-def scores_of(taken: Sequence[int], early: bool) -> tuple[int, int, int, int]:
-    return score(taken, early)
+class SearchBot:
+    """A bot that plays the card its ``Searcher`` finds best; levels differ by config."""
+
+    name = "Search"
+    config: SearchConfig
+    salt = "search"  # keeps each level's random stream apart
+
+    def __init__(self, seed: int = 0, config: SearchConfig | None = None) -> None:
+        self.seed = seed
+        if config is not None:
+            self.config = config
+        self.searcher = Searcher(self.config)
+
+    def choose(self, view: PlayerView) -> Card:
+        if len(view.legal) == 1:
+            return view.legal[0]
+        best, _ = self.searcher.best(view, decision_rng(self.seed, view, self.salt))
+        return DECK[best]
