@@ -170,15 +170,17 @@ for _c in DECK:
 FULL_MASK = (1 << 52) - 1
 SUIT_MASKS: tuple[int, int, int, int] = tuple(0x1FFF << (13 * s) for s in range(4))  # type: ignore[assignment]
 
-# Cards of a 13-bit suit segment, ascending: _SEGMENT[suit][bits] -> tuple of cards.
+# Cards of a 13-bit suit segment, ascending: _SEGMENT[suit][bits] -> tuple of cards. Built from
+# one table of rank offsets so that the four suits cost little at import.
+_OFFSETS: list[tuple[int, ...]] = [()] * 8192
+for _m in range(1, 8192):
+    _low = _m & -_m
+    _OFFSETS[_m] = (_low.bit_length() - 1,) + _OFFSETS[_m ^ _low]
 _SEGMENT: list[list[tuple[Card, ...]]] = []
 for _s in range(4):
-    _table: list[tuple[Card, ...]] = [()] * 8192
-    for _m in range(1, 8192):
-        _low = _m & -_m
-        _table[_m] = (DECK[_s * 13 + _low.bit_length() - 1],) + _table[_m ^ _low]
-    _SEGMENT.append(_table)
-del _s, _m, _low, _table, _c
+    _get = DECK[13 * _s:13 * _s + 13].__getitem__
+    _SEGMENT.append([tuple(map(_get, _o)) for _o in _OFFSETS])
+del _s, _m, _low, _get, _c, _OFFSETS
 
 
 def card_at(index: int) -> Card:
