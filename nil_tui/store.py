@@ -313,6 +313,13 @@ class Store:
         return store
 
     @classmethod
+    def in_memory(cls, reason: str) -> Store:
+        """A store that saves nothing between runs, for when the real one cannot be opened at
+        all; finished games are still written as record files in the temporary folder."""
+        return cls._in_memory(_fallback_records_dir().parent / "nil-tui-unsaved",
+                              [f"Games cannot be saved this time ({reason})."])
+
+    @classmethod
     def _in_memory(cls, base: Path, warnings: list[str]) -> Store:
         conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
         _create(conn)

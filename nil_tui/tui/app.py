@@ -22,56 +22,14 @@ if TYPE_CHECKING:
     from ..engine import Game
 
 
-class MemoryStore:
-    """Stands in for the store when it cannot be opened: the game goes on, unsaved."""
-
-    is_secondary = False
-    records_dir = Path(".")
-
-    def __init__(self, reason: str) -> None:
-        self.warnings = [f"Games cannot be saved this time ({reason})."]
-        self._settings: dict[str, Any] = {}
-        self._current: tuple[dict, dict] | None = None
-
-    def load_settings(self) -> dict[str, Any]:
-        return dict(self._settings)
-
-    def save_settings(self, settings: dict[str, Any]) -> None:
-        self._settings = dict(settings)
-
-    def save_current(self, record: dict, options: dict) -> None:
-        self._current = (record, options)
-
-    def load_current(self) -> tuple[dict, dict] | None:
-        return self._current
-
-    def clear_current(self) -> None:
-        self._current = None
-
-    def finish_game(self, record: dict, options: dict) -> Path | None:
-        self._current = None
-        return None
-
-    def history(self) -> list[dict]:
-        return []
-
-    def stats(self) -> dict:
-        return {}
-
-    def close(self) -> None:
-        pass
-
-
 def open_store() -> Any:
-    """The player's store, or a MemoryStore when it cannot be opened."""
-    try:
-        from ..store import Store
-    except ImportError as exc:
-        return MemoryStore(f"no store: {exc}")
+    """The player's store, or one in memory when it cannot be opened at all."""
+    from ..store import Store
+
     try:
         return Store.open()
     except Exception as exc:  # noqa: BLE001 - the game must start even without its store
-        return MemoryStore(f"{type(exc).__name__}: {exc}")
+        return Store.in_memory(f"{type(exc).__name__}: {exc}")
 
 
 class NilApp(App[int]):

@@ -184,9 +184,9 @@ async def test_review_draws_cards_as_the_player_chose(store: Store) -> None:
 
 
 async def test_screens_work_without_a_saving_store() -> None:
-    from nil_tui.tui.app import MemoryStore
+    from nil_tui.store import Store
 
-    memory = MemoryStore("testing")
+    memory = Store.in_memory("testing")
     for make in (lambda: HistoryScreen(memory), lambda: StatsScreen(memory)):
         app = Host(make)
         async with app.run_test(size=SIZE) as pilot:

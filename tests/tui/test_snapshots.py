@@ -114,6 +114,20 @@ def test_too_small(snap_compare: Any, size: tuple[int, int]) -> None:
     assert snap_compare(NilApp("play", options=OPTIONS), terminal_size=size)
 
 
-def test_memory_store_is_only_a_stand_in() -> None:
-    store = app_module.MemoryStore("test")
+def test_a_store_that_cannot_open_is_replaced_by_one_in_memory(monkeypatch: Any) -> None:
+    from nil_tui.store import Store
+
+    def broken(*args: Any, **kwargs: Any) -> Store:
+        raise OSError("disk on fire")
+
+    monkeypatch.setattr(Store, "open", broken)
+    store = app_module.open_store()
     assert store.warnings and "cannot be saved" in store.warnings[0]
+    assert "disk on fire" in store.warnings[0]
+    from nil_tui.engine import Game
+
+    record = Game(2, seed=1).to_record()
+    store.save_current(record, {"deals": 2})
+    saved = store.load_current()
+    assert saved is not None and saved[0] == record
+    store.close()
