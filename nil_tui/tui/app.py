@@ -89,6 +89,7 @@ class NilApp(App[int]):
     def save_settings(self, options: PlayOptions) -> None:
         settings = asdict(options)
         settings["bots"] = list(options.bots)
+        settings["seed"] = None  # a seed belongs to one game, not to the player's settings
         settings["theme"] = self.theme
         self._store_call("save_settings", settings)
 
@@ -166,6 +167,7 @@ class NilApp(App[int]):
 
         options = self._available(options)
         self.options = options
+        self.save_settings(options)  # from setup or the command line: the last settings used
         players = [{"name": "South", "kind": "human"}] + [
             {"name": name, "kind": "bot", "bot": spec}
             for name, spec in zip(("West", "North", "East"), options.bots)]
@@ -212,6 +214,7 @@ class NilApp(App[int]):
         options = options_from_dict(opts if isinstance(opts, dict) else {}, self.options)
         options = self._available(options)
         self.options = options
+        self.save_settings(options)  # from setup or the command line: the last settings used
         self._apply_look(options)
         if game.is_over:
             self.finish_game(game, asdict(options))

@@ -253,6 +253,20 @@ async def test_setup_offers_resume_and_starts_with_its_options(
         assert table(app).game.deals_planned == 3
 
 
+async def test_a_game_from_the_command_line_is_the_last_settings_used(nil_home: Any) -> None:
+    options = PlayOptions(deals=5, bots=("easy", "easy", "easy"), seed=42, speed="instant")
+    app = NilApp("play", options=options)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        assert table(app).game.seed == 42
+    app = NilApp("setup")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert app.screen.query_one("#deals").value == "5"  # type: ignore[attr-defined]
+        # A seed belongs to one game: the next one is dealt afresh unless a seed is typed.
+        assert app.screen.query_one("#seed").value == ""  # type: ignore[attr-defined]
+
+
 async def test_t_shows_the_last_trick_until_a_key(quick_options: PlayOptions) -> None:
     from nil_tui.tui.widgets.trick import TrickView
 

@@ -164,7 +164,6 @@ class SetupScreen(Screen[None]):
     def action_start(self) -> None:
         options = self.read_options()
         if options is not None:
-            self.app.save_settings(options)  # type: ignore[attr-defined]
             self.app.start_game(options)  # type: ignore[attr-defined]
 
     def action_history(self) -> None:
