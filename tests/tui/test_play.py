@@ -136,6 +136,31 @@ async def test_keys_while_a_bot_thinks_never_play_and_are_not_lost(
         assert game.deal.hand(0) == cards_before
 
 
+async def test_a_bot_past_its_time_cap_has_its_lowest_card_played(
+        quick_options: PlayOptions, monkeypatch: Any) -> None:
+    from nil_tui.tui.widgets.gamelog import GameLog
+
+    monkeypatch.setenv("NIL_TUI_BOT_TIME_CAP", "0.2")
+    app = NilApp("play", options=quick_options)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(app, pilot)
+        screen = table(app)
+        game = screen.game
+        stalling = BlockingBot()  # never told to go: it sits past the cap
+        screen._bots = {1: stalling, 2: stalling, 3: stalling}
+        if game.to_move == 0:
+            await pilot.press("enter")
+        await settle(app, pilot)
+        stalling.go.set()
+        assert game.incidents, "no card was played for the stalled bot"
+        first = game.incidents[0]
+        assert "longer than 0.2 s" in first["reason"]
+        record = game.to_record()
+        assert record["incidents"][0]["card"] == first["card"]
+        log_text = " ".join(screen.query_one(GameLog).history)
+        assert "longer than 0.2 s" in log_text
+
+
 async def test_a_burst_of_arrow_keys_moves_the_full_count(quick_options: PlayOptions) -> None:
     app = NilApp("play", options=quick_options)
     async with app.run_test(size=(100, 32)) as pilot:

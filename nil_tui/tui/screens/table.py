@@ -37,7 +37,6 @@ PAUSES: dict[str, tuple[float, float]] = {
     "normal": (0.45, 1.3),
     "slow": (0.9, 2.5),
 }
-BOT_TIME_CAP = 10.0
 SEAT_LABELS = ("You", "West", "North", "East")
 
 
@@ -229,7 +228,7 @@ class TableScreen(Screen[None]):
 
         started = time.monotonic()
         bot = self._bot_for(seat)
-        choice = choose_safely(bot, view, BOT_TIME_CAP)
+        choice = choose_safely(bot, view)  # the configured cap (NIL_TUI_BOT_TIME_CAP)
         rest = pause - (time.monotonic() - started)
         if rest > 0:
             time.sleep(rest)

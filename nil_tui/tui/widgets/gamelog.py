@@ -14,6 +14,8 @@ class GameLog(RichLog, can_focus=False):
     def __init__(self, **kwargs: object) -> None:
         super().__init__(wrap=True, markup=False, min_width=20, **kwargs)  # type: ignore[arg-type]
         self.border_title = "Log"
+        self.history: list[str] = []  # every line as plain text, oldest first
 
     def add(self, line: Text | str) -> None:
+        self.history.append(line.plain if isinstance(line, Text) else line)
         self.write(line)
