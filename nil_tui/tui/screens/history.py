@@ -104,7 +104,9 @@ class HistoryScreen(Screen[None]):
         lost = sum(1 for r in self.rows if r.get("lost"))
         head = Text("Game history", style="bold")
         if self.rows:
-            head.append(f"   {len(self.rows)} games, {lost} under the table", style="dim")
+            games = len(self.rows)
+            head.append(f"   {games} game{'' if games == 1 else 's'}, {lost} under the table",
+                        style="dim")
             head.append("   Enter: review a game", style="dim")
         self.query_one("#history-head", Static).update(head)
         if not empty:

@@ -70,7 +70,9 @@ class StatsScreen(Screen[None]):
         played = overall["games"] > 0
         head = Text("Statistics", style="bold")
         if played:
-            head.append(f"   {overall['games']} games, under the table in {overall['lost']} "
+            games = overall["games"]
+            head.append(f"   {games} game{'' if games == 1 else 's'}, under the table in "
+                        f"{overall['lost']} "
                         f"({share(overall['lost'], overall['games'])})", style="dim")
         self.query_one("#stats-head", Static).update(head)
 
