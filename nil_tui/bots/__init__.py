@@ -52,7 +52,7 @@ LEVELS: dict[str, Level] = {
     "expert": Level("expert", "Expert",
                     "Deep search on hands guessed from how everyone has played; "
                     "plays for the match late in a game.",
-                    "nil_tui.bots.expert:ExpertBot", "edge +0.10 pts/deal vs 3 normal"),
+                    "nil_tui.bots.expert:ExpertBot", "edge +0.08 pts/deal vs 3 normal"),
 }
 
 # Specs that make_bot and check_spec accept but the app does not offer.
