@@ -150,9 +150,9 @@ def summarize(record: dict[str, Any], options: dict[str, Any] | None) -> dict[st
     totals = [int(t) for t in totals]
     losers = record.get("losers")
     if not isinstance(losers, list):
-        low = min(totals)
-        seats = [s for s in range(4) if totals[s] == low]
-        losers = [] if len(seats) == 4 else seats
+        from .engine.game import lowest
+
+        losers = list(lowest(totals))
     losers = [int(s) for s in losers]
     clean = sum(1 for d in complete
                 if isinstance(d.get("taken"), list) and d["taken"] and d["taken"][0] == 0)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..engine import DECK, SEAT_NAMES, Card, PlayerView
+from ..engine import DECK, SEAT_NAMES, Card, PlayerView, trick_winner
 from .easy import decision_rng
 from .expert import EXPERT
 from .heuristic import FULL, can_sweep
@@ -36,9 +36,8 @@ def reason_for(view: PlayerView, card: Card) -> str:
                "and turn 0 into 3."
     if view.trick:
         led = view.trick[0].suit
-        top = max((x for x in view.trick if x.suit == led), key=lambda x: x.rank)
-        k = view.trick.index(top)
-        winner = (view.leader + k) & 3
+        winner = trick_winner(view.leader, view.trick)  # winning so far
+        top = view.trick[(winner - view.leader) & 3]
         who = SEAT_NAMES[winner]
         if card.suit != led:
             if clean:

@@ -77,7 +77,7 @@ def shuffled_deck(rng: random.Random) -> list[int]:
 
 
 def trick_winner(leader: int, cards: Sequence[Card]) -> int:
-    """Seat that wins a complete trick: the highest card of the led suit."""
+    """Seat that wins the trick (or is winning it so far): the highest card of the led suit."""
     suit = cards[0].suit
     best = 0
     best_rank = cards[0].rank
