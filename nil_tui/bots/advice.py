@@ -11,7 +11,7 @@ from .heuristic import FULL, can_sweep
 from .search import Searcher
 
 # A hint must come back in well under a second: the expert's search on fewer layouts.
-ADVICE = replace(EXPERT, worlds=80, margin=0.1, time_cap=0.8)
+ADVICE = replace(EXPERT, worlds=80, max_worlds=160, time_cap=0.8)
 
 
 def _names(seats: list[int]) -> str:

@@ -11,10 +11,10 @@ from ..engine import DECK, Card, Deal, PlayerView
 from .easy import decision_rng
 from .search import SearchBot, SearchConfig
 
-# 400 layouts: enough that a 0.05 margin over the rules-of-thumb card is no longer mostly noise
-# (with 150 layouts and a 0.1 margin the search left the rules of thumb too rarely to gain)
-EXPERT = SearchConfig(worlds=400, playouts=1, inference=True, candidates=15, eps=0.1,
-                      strict=0.5, endgame=12, match=True, margin=0.05)
+# Layouts in batches of 100, up to 1200 when the choice is close; another card replaces the
+# rules-of-thumb card only when its gain over the same layouts is clear of the noise.
+EXPERT = SearchConfig(worlds=100, max_worlds=1200, playouts=1, inference=True, eps=0.1,
+                      endgame=12, match=True, margin=0.02, z=1.0, z_stop=2.5)
 # The same search on the one true layout: a single deterministic playout per card says all.
 ORACLE = SearchConfig(worlds=1, playouts=1, inference=False, endgame=12, match=True,
                       margin=0.1)

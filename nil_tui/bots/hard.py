@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from .search import SearchBot, SearchConfig
 
-HARD = SearchConfig(worlds=30, playouts=1, inference=False, endgame=0, match=False,
-                    margin=0.05)
+HARD = SearchConfig(worlds=50, max_worlds=300, playouts=1, inference=False, endgame=0,
+                    match=False, margin=0.02, z=1.0, z_stop=2.5)
 
 
 class HardBot(SearchBot):

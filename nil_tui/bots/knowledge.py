@@ -5,7 +5,7 @@ opponent's past plays were under the normal level's rules of thumb."""
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from ..engine import DECK, Deal, PlayerView
 from .heuristic import FULL, SEG, policy_index, voids_mask
@@ -179,3 +179,135 @@ def rule_hints(view: PlayerView) -> list[int]:
             taken[winner] += 1
     unseen = view.unseen_mask
     return [h & unseen for h in hints]
+
+
+class Evidence:
+    """Each opponent's plays this deal with the public state at the time of each, so that the
+    likelihood of a hidden hand can be computed seat by seat.
+
+    The rules of thumb decide from the deciding seat's own hand and public facts only, so the
+    likelihood of a whole layout is the product of one factor per opponent, each depending on
+    that opponent's hand alone. Swapping two cards between two opponents changes two factors.
+    """
+
+    __slots__ = ("decisions", "eps", "miss")
+
+    def __init__(self, know: Knowledge, eps: float) -> None:
+        v = know.view
+        me = know.seat
+        self.eps = eps
+        self.miss = [0.0] * 14  # eps / (legal cards - 1), by legal count
+        for n in range(2, 14):
+            self.miss[n] = eps / (n - 1)
+        tricks = [(t.leader, t.cards) for t in v.tricks]
+        if v.trick:
+            tricks.append((v.leader, v.trick))
+        # (seat, index, trick so far, leader, taken, played, voids) for every card played
+        plays: list[tuple[int, int, tuple, int, tuple[int, ...], int, int]] = []
+        taken = [0, 0, 0, 0]
+        played = 0
+        done: list[object] = []
+        for n, (leader, cards) in enumerate(tricks):
+            voids = voids_mask(done, (), leader)
+            for k, c in enumerate(cards):
+                s = (leader + k) & 3
+                plays.append((s, c.index, tuple(cards[:k]), leader, tuple(taken), played,
+                              voids if k == 0 else 0))
+                played |= c.bit
+            if n < len(v.tricks):
+                t = v.tricks[n]
+                taken[t.winner] += 1
+                done.append(t)
+        # per seat: (cards it played from this decision on, ...the public state..., index)
+        decisions: list[list[tuple]] = [[], [], [], []]
+        rest = [0, 0, 0, 0]
+        for s, i, trick, leader, tk, pl, voids in reversed(plays):
+            rest[s] |= 1 << i
+            if s == me:
+                continue
+            shift = 13 * trick[0].suit if trick else -1
+            decisions[s].append((rest[s], shift, trick, leader, tk, pl, voids, i))
+        self.decisions = decisions
+
+    def factor(self, seat: int, hand: int) -> float:
+        """How likely the seat's plays so far were, had it held ``hand`` (its unplayed cards)
+        and played the rules of thumb with probability ``1 - eps``."""
+        w = 1.0
+        keep = 1.0 - self.eps
+        miss = self.miss
+        for rest, shift, trick, leader, taken, played, voids, i in self.decisions[seat]:
+            h = hand | rest
+            if shift >= 0:
+                legal = h & (SEG << shift)
+                if not legal:
+                    legal = h
+            else:
+                legal = h
+            if legal & (legal - 1) == 0:
+                continue
+            if policy_index(seat, h, legal, trick, leader, taken, played, voids) == i:
+                w *= keep
+            else:
+                w *= miss[legal.bit_count()]
+        return w
+
+
+def bits_of(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def posterior_layouts(know: Knowledge, rng: random.Random, eps: float, chains: int = 8,
+                      burn: int = 40, thin: int = 4) -> Iterator[list[int]]:
+    """Endless layouts of the hidden cards drawn (approximately) from their posterior given
+    everything public and the opponents' plays so far, by Metropolis sampling.
+
+    Each chain starts from a layout that fits the rules-of-thumb hints and moves by swapping
+    one card between two opponents, accepted by the ratio of the two likelihood factors that
+    change (see :class:`Evidence`). The chains take turns, ``thin`` moves per layout."""
+    me = know.seat
+    others = [s for s in range(4) if s != me and know.sizes[s]]
+    if len(others) < 2 or not any(s != me for s, _ in know.history):
+        while True:  # nothing to infer from: plain layouts
+            yield know.sample(rng, rng.random() < 0.5)
+    ev = Evidence(know, eps)
+    factor = ev.factor
+    allowed = know.allowed
+    pairs = [(a, b) for a in others for b in others if a < b]
+    rand = rng.random
+    states: list[tuple[list[int], list[float]]] = []
+
+    def step(hands: list[int], f: list[float]) -> None:
+        a, b = pairs[int(rand() * len(pairs))]
+        ha, hb = hands[a], hands[b]
+        la, lb = bits_of(ha), bits_of(hb)
+        ca = la[int(rand() * len(la))]
+        cb = lb[int(rand() * len(lb))]
+        if ca // 13 == cb // 13 or (allowed[b] >> ca & 1 and allowed[a] >> cb & 1):
+            na = ha ^ (1 << ca) ^ (1 << cb)
+            nb = hb ^ (1 << cb) ^ (1 << ca)
+            fa = factor(a, na)
+            fb = factor(b, nb)
+            new = fa * fb
+            cur = f[a] * f[b]
+            if new >= cur or rand() * cur < new:
+                hands[a], hands[b], f[a], f[b] = na, nb, fa, fb
+
+    k = 0
+    while True:
+        if len(states) < chains:  # start the next chain
+            hands = know.sample(rng, True)
+            f = [factor(s, hands[s]) if s in others else 1.0 for s in range(4)]
+            for _ in range(burn):
+                step(hands, f)
+            states.append((hands, f))
+        else:
+            hands, f = states[k % chains]
+            for _ in range(thin):
+                step(hands, f)
+        k += 1
+        yield hands[:]

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from ..engine import DECK, Card, Deal, PlayerView
 from .easy import decision_rng
 from .heuristic import SEG, policy_index, voids_mask
-from .knowledge import Knowledge
+from .knowledge import Knowledge, posterior_layouts
 
 Utility = Callable[[Sequence[int]], float]
 
@@ -28,13 +28,15 @@ class SearchConfig:
     worlds: int = 40  # layouts of the hidden cards
     playouts: int = 1  # playouts per layout and candidate card
     inference: bool = False  # weight layouts by how likely the opponents' plays were
-    candidates: int = 3  # layouts drawn per layout kept, when weighting
     eps: float = 0.25  # inference: chance an opponent deviates from the rules of thumb
     strict: float = 0.0  # share of layouts drawn assuming the others follow the rules of thumb
     rollout_eps: float = 0.0  # chance a playout card is random instead of the rule of thumb
     endgame: int = 0  # exact search when at most this many cards are left in all hands
     match: bool = False  # value the match (not finishing lowest) late in a game
     margin: float = 0.0  # keep the rules-of-thumb card unless another is this much better
+    z: float = 0.0  # ... and better by this many standard errors (over layouts)
+    max_worlds: int = 0  # search up to this many layouts, in batches of ``worlds``,
+    z_stop: float = 2.5  # stopping once the choice is settled at this many standard errors
     time_cap: float = 2.0  # safety cap in seconds; the iteration budget decides normally
 
 
@@ -147,14 +149,27 @@ def maxn(d: Deal, seat_utils: Sequence[Utility], budget: list[int]) -> tuple[flo
 
 
 class Searcher:
-    """Values the legal cards of a view (or of a known deal) by determinized search."""
+    """Values the legal cards of a view (or of a known deal) by determinized search.
+
+    Layouts are searched in batches: after each batch the card with the best mean is compared
+    with the rules-of-thumb card, world by world (the same layouts for every card), and the
+    search stops as soon as the comparison is settled, or at ``max_worlds``."""
 
     def __init__(self, config: SearchConfig) -> None:
         self.config = config
+        self.pref = -1
+        self.worlds_used = 0
 
     def values(self, view: PlayerView, rng: random.Random,
                deal: Deal | None = None) -> dict[int, float]:
         """Mean utility per distinct legal card index (the search's estimate)."""
+        per_world = self.evaluate(view, rng, deal)
+        n = max(1, self.worlds_used)
+        return {i: sum(v) / n for i, v in per_world.items()}
+
+    def evaluate(self, view: PlayerView, rng: random.Random,
+                 deal: Deal | None = None) -> dict[int, list[float]]:
+        """Per distinct legal card index, its utility in each layout searched."""
         cfg = self.config
         know = Knowledge(view)
         legal = 0
@@ -166,19 +181,22 @@ class Searcher:
             rep = max(m for m in moves if m <= pref and m // 13 == pref // 13)
             moves[moves.index(rep)] = pref
         self.pref = pref
+        self.worlds_used = 0
         if len(moves) == 1:
-            return {moves[0]: 0.0}
+            return {moves[0]: [0.0]}
         seat = view.seat
         util = match_utility(view) if cfg.match else edge_utility(seat)
         utils = [edge_utility(s) for s in range(4)]
         utils[seat] = util
         deadline = time.perf_counter() + cfg.time_cap
-        totals = dict.fromkeys(moves, 0.0)
-        weight_sum = 0.0
+        scores: dict[int, list[float]] = {i: [] for i in moves}
         cards_left = sum(view.hand_sizes)
         exact = cfg.endgame and cards_left <= cfg.endgame
+        limit = max(cfg.worlds, cfg.max_worlds)
+        batch = cfg.worlds
         worlds = self._worlds(know, rng, deal)
-        for hands, weight in worlds:
+        n = 0
+        for hands in worlds:
             base = know.deal(hands) if deal is None else deal.copy()
             for i in moves:
                 d = base.copy()
@@ -191,13 +209,44 @@ class Searcher:
                         dd = d.copy() if k < cfg.playouts - 1 else d
                         total += util(rollout(dd, rng, cfg.rollout_eps if k else 0.0))
                     total /= cfg.playouts
-                totals[i] += weight * total
-            weight_sum += weight
-            if time.perf_counter() > deadline:
+                scores[i].append(total)
+            n += 1
+            if n >= limit or time.perf_counter() > deadline:
                 break
-        if weight_sum <= 0:
-            return totals
-        return {i: v / weight_sum for i, v in totals.items()}
+            if n >= batch and n % batch == 0 and self._settled(scores, pref):
+                break
+        self.worlds_used = n
+        return scores
+
+    def _settled(self, scores: dict[int, list[float]], pref: int) -> bool:
+        """True when more layouts would not change the choice: the best card beats the
+        rules-of-thumb card clearly, or no card comes near beating it."""
+        z = self.config.z_stop
+        margin = self.config.margin
+        for i, mean, se in self._gains(scores, pref):
+            if abs(mean - margin) <= z * se:
+                return False
+        return True
+
+    @staticmethod
+    def _gains(scores: dict[int, list[float]], pref: int) -> list[tuple[int, float, float]]:
+        """Per card other than ``pref``: (card, mean gain over ``pref``, standard error),
+        layout by layout."""
+        base = scores[pref]
+        n = len(base)
+        out = []
+        for i, vals in scores.items():
+            if i == pref:
+                continue
+            diffs = [a - b for a, b in zip(vals, base)]
+            mean = sum(diffs) / n
+            if n > 1:
+                var = sum((x - mean) ** 2 for x in diffs) / (n - 1)
+                se = (var / n) ** 0.5
+            else:
+                se = 0.0
+            out.append((i, mean, se))
+        return out
 
     @staticmethod
     def preferred(view: PlayerView, know: Knowledge, legal: int) -> int:
@@ -205,54 +254,32 @@ class Searcher:
                             know.played, know.voids)
 
     def _worlds(self, know: Knowledge, rng: random.Random, deal: Deal | None
-                ) -> list[tuple[list[int], float]]:
+                ) -> Iterator[list[int]]:
         cfg = self.config
         if deal is not None:  # perfect information: the one true layout
-            return [([deal.hand_mask(s) for s in range(4)], 1.0)] * cfg.worlds
-        if not cfg.inference or not know.history:
-            return [(know.sample(rng), 1.0) for _ in range(cfg.worlds)]
-        # draw layouts until the weights are spread over enough of them (effective sample
-        # size), at most cfg.candidates per layout kept
-        drawn: list[list[int]] = []
-        weights: list[float] = []
-        total = 0.0
-        square = 0.0
-        limit = cfg.worlds * cfg.candidates
-        while len(drawn) < limit:
-            h = know.sample(rng, rng.random() < cfg.strict)
-            w = know.likelihood(h, cfg.eps)
-            drawn.append(h)
-            weights.append(w)
-            total += w
-            square += w * w
-            if len(drawn) >= cfg.worlds and total * total >= cfg.worlds * square:
-                break
-        total = sum(weights)
-        if total <= 0:
-            return [(h, 1.0) for h in drawn[:cfg.worlds]]
-        # systematic resampling: keep cfg.worlds layouts in proportion to their weight
-        step = total / cfg.worlds
-        pos = rng.random() * step
-        out: list[tuple[list[int], float]] = []
-        acc = 0.0
-        k = 0
-        for h, w in zip(drawn, weights):
-            acc += w
-            while pos < acc and k < cfg.worlds:
-                out.append((h, 1.0))
-                pos += step
-                k += 1
-        return out
+            hands = [deal.hand_mask(s) for s in range(4)]
+            while True:
+                yield hands
+        if cfg.inference:
+            yield from posterior_layouts(know, rng, cfg.eps)
+        while True:
+            yield know.sample(rng, bool(cfg.strict) and rng.random() < cfg.strict)
 
     def best(self, view: PlayerView, rng: random.Random, deal: Deal | None = None
              ) -> tuple[int, dict[int, float]]:
-        vals = self.values(view, rng, deal)
-        # ties go to the lower card index: deterministic
-        best = max(sorted(vals), key=lambda i: vals[i])
+        scores = self.evaluate(view, rng, deal)
+        n = max(1, self.worlds_used)
+        vals = {i: sum(v) / n for i, v in scores.items()}
         pref = self.pref
-        if pref in vals and vals[best] - vals[pref] <= self.config.margin:
-            best = pref
-        return best, vals
+        if pref not in vals or len(vals) == 1:
+            return max(sorted(vals), key=lambda i: vals[i]), vals
+        # the card with the best mean gain over the rules-of-thumb card, if the gain is
+        # clear of the margin by z standard errors (ties go to the lower card index)
+        gains = sorted(self._gains(scores, pref))
+        i, mean, se = max(gains, key=lambda g: g[1])
+        if mean > self.config.margin + self.config.z * se:
+            return i, vals
+        return pref, vals
 
 
 class SearchBot:

@@ -11,11 +11,11 @@ from nil_tui.bots import HIDDEN, LEVELS, make_bot
 from nil_tui.bots.expert import ExpertBot, OracleBot
 from nil_tui.bots.hard import HardBot
 from nil_tui.bots.heuristic import FULL
-from nil_tui.bots.knowledge import Knowledge
-from nil_tui.bots.search import SearchConfig, distinct_moves
+from nil_tui.bots.knowledge import Evidence, Knowledge, posterior_layouts
+from nil_tui.bots.search import SearchConfig, Searcher, distinct_moves
 from nil_tui.engine import Card, Deal, PlayerView
 
-SMALL = SearchConfig(worlds=3, candidates=2, endgame=8, match=True, inference=True)
+SMALL = SearchConfig(worlds=3, max_worlds=6, endgame=8, match=True, inference=True)
 
 
 def random_views(count: int, seed: int) -> list[tuple[PlayerView, Deal]]:
@@ -116,6 +116,77 @@ def test_the_true_layout_is_never_impossible() -> None:
         true = [deal.hand_mask(s) for s in range(4)]
         # random players deviate from the rules of thumb, yet the layout keeps some weight
         assert know.likelihood(true, 0.25) > 0
+
+
+def test_the_likelihood_is_a_product_of_one_factor_per_opponent() -> None:
+    rng = random.Random(6)
+    for view, _ in random_views(150, seed=14):
+        know = Knowledge(view)
+        evidence = Evidence(know, 0.1)
+        for _ in range(3):
+            hands = know.sample(rng)
+            product = 1.0
+            for s in range(4):
+                if s != view.seat:
+                    product *= evidence.factor(s, hands[s])
+            assert product == pytest.approx(know.likelihood(hands, 0.1), rel=1e-9)
+
+
+def test_posterior_layouts_agree_with_everything_public() -> None:
+    rng = random.Random(3)
+    for view, _ in random_views(120, seed=15):
+        know = Knowledge(view)
+        voids = view.voids()
+        layouts = posterior_layouts(know, rng, 0.1)
+        for _ in range(12):
+            hands = next(layouts)
+            assert hands[view.seat] == view.hand_mask
+            seen = 0
+            for s in range(4):
+                assert hands[s].bit_count() == view.hand_sizes[s]
+                assert not hands[s] & seen
+                seen |= hands[s]
+                for suit in voids[s]:
+                    assert not hands[s] & (0x1FFF << (13 * suit)), (s, suit)
+            assert seen == FULL & ~view.played_mask
+
+
+def test_inference_places_hidden_cards_better_than_chance() -> None:
+    """Against players of the rules of thumb, layouts weighted by their plays put more
+    hidden cards in the right hands than layouts that only respect voids."""
+    rng = random.Random(4)
+    driver = make_bot("normal", seed=0)
+    right = {"plain": 0, "posterior": 0}
+    for n in range(6):
+        deal = Deal.new(n & 3, rng)
+        while not deal.is_over:
+            view = deal.view(deal.to_move)
+            if len(view.tricks) >= 3:
+                know = Knowledge(view)
+                layouts = posterior_layouts(know, rng, 0.1)
+                for _ in range(20):
+                    for name, hands in (("plain", know.sample(rng)),
+                                        ("posterior", next(layouts))):
+                        right[name] += sum((hands[s] & deal.hand_mask(s)).bit_count()
+                                           for s in range(4) if s != view.seat)
+            deal.play(driver.choose(view))
+    assert right["posterior"] > 1.1 * right["plain"], right
+
+
+def test_the_search_stops_early_when_the_choice_is_settled() -> None:
+    config = SearchConfig(worlds=20, max_worlds=400, margin=0.02, z=1.0)
+    used = []
+    for view, _ in random_views(40, seed=16):
+        if len(view.legal) < 2:
+            continue
+        searcher = Searcher(config)
+        searcher.best(view, random.Random(1))
+        if searcher.worlds_used == 0:  # one distinct card: nothing to search
+            continue
+        assert searcher.worlds_used % 20 == 0 and searcher.worlds_used <= 400
+        used.append(searcher.worlds_used)
+    assert min(used) < 400  # some choices settle early...
+    assert max(used) > 20  # ...and some need more layouts
 
 
 def test_equivalent_cards_are_searched_once() -> None:
