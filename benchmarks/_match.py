@@ -10,12 +10,13 @@ from nil_tui.bots import make_bot, seat_seed
 from nil_tui.engine import Deal
 
 
-def rotated_edges(hero: str, field: str, deals: int, seed: int) -> list[float]:
+def rotated_edges(hero: str, field: str, deals: int | range, seed: int) -> list[float]:
     """Play each deal four times, hero in every seat, three ``field`` bots elsewhere.
     Returns the hero's edge (its points minus the others' mean) per deal, averaged over
-    the four rotations."""
+    the four rotations. ``deals`` is a count or a range of deal numbers (the same number
+    and seed give the same cards)."""
     edges: list[float] = []
-    for i in range(deals):
+    for i in (range(deals) if isinstance(deals, int) else deals):
         dealer = i & 3
         base = Deal.new(dealer, random.Random(f"match:{seed}:{i}"))
         total = 0.0

@@ -29,6 +29,7 @@ class SearchConfig:
     playouts: int = 1  # playouts per layout and candidate card
     inference: bool = False  # weight layouts by how likely the opponents' plays were
     eps: float = 0.25  # inference: chance an opponent deviates from the rules of thumb
+    thin: int = 4  # inference: card swaps tried between two layouts of a chain
     strict: float = 0.0  # share of layouts drawn assuming the others follow the rules of thumb
     rollout_eps: float = 0.0  # chance a playout card is random instead of the rule of thumb
     endgame: int = 0  # exact search when at most this many cards are left in all hands
@@ -224,7 +225,9 @@ class Searcher:
         z = self.config.z_stop
         margin = self.config.margin
         for i, mean, se in self._gains(scores, pref):
-            if abs(mean - margin) <= z * se:
+            # undecided: the gain may be on either side of the margin, and the estimate is
+            # not yet fine enough for the difference to matter
+            if abs(mean - margin) <= z * se and z * se > 0.01:
                 return False
         return True
 
@@ -261,7 +264,7 @@ class Searcher:
             while True:
                 yield hands
         if cfg.inference:
-            yield from posterior_layouts(know, rng, cfg.eps)
+            yield from posterior_layouts(know, rng, cfg.eps, thin=cfg.thin)
         while True:
             yield know.sample(rng, bool(cfg.strict) and rng.random() < cfg.strict)
 
