@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
             if len(view.tricks) >= 3 and len(view.legal) > 1:
                 know = Knowledge(view)
                 hidden = sum(deal.hand_mask(s).bit_count() for s in range(4) if s != view.seat)
-                for name in share:
+                for name, shares in share.items():
                     start = time.perf_counter()
                     if name == "plain":
                         layouts = [know.sample(rng) for _ in range(args.layouts)]
@@ -51,12 +51,12 @@ def main(argv: list[str] | None = None) -> int:
                     times[name].append(time.perf_counter() - start)
                     right = sum((h[s] & deal.hand_mask(s)).bit_count()
                                 for h in layouts for s in range(4) if s != view.seat)
-                    share[name].append(right / (hidden * len(layouts)))
+                    shares.append(right / (hidden * len(layouts)))
             deal.play(driver.choose(view))
     print(f"{len(share['plain'])} positions, {args.layouts} layouts each")
     print(f"{'layouts':10} {'cards right':>12} {'median ms':>10}")
-    for name in share:
-        print(f"{name:10} {statistics.mean(share[name]):12.1%} "
+    for name, shares in share.items():
+        print(f"{name:10} {statistics.mean(shares):12.1%} "
               f"{statistics.median(times[name]) * 1000:10.1f}")
     ratio = statistics.mean(share["posterior"]) / statistics.mean(share["plain"])
     print(f"posterior / plain: {ratio:.2f}x cards right")

@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _match import rotated_edges  # noqa: E402
+from _match import rotated_edges
 
 
 def _chunk(args: tuple[str, str, int, int, int]) -> list[float]:

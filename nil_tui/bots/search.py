@@ -38,6 +38,7 @@ class SearchConfig:
     z: float = 0.0  # ... and better by this many standard errors (over layouts)
     max_worlds: int = 0  # search up to this many layouts, in batches of ``worlds``,
     z_stop: float = 2.5  # stopping once the choice is settled at this many standard errors
+    tol: float = 0.0  # ... or once that many standard errors are below this
     time_cap: float = 2.0  # safety cap in seconds; the iteration budget decides normally
 
 
@@ -227,7 +228,7 @@ class Searcher:
         for i, mean, se in self._gains(scores, pref):
             # undecided: the gain may be on either side of the margin, and the estimate is
             # not yet fine enough for the difference to matter
-            if abs(mean - margin) <= z * se and z * se > 0.01:
+            if abs(mean - margin) <= z * se and z * se > self.config.tol:
                 return False
         return True
 
