@@ -1,6 +1,7 @@
-"""The expert level: determinized search over many layouts of the hidden cards, weighted by how
-likely each opponent's past plays were under the rules of thumb; exact search of the last
-tricks with every seat playing for itself; late in a game it plays for the match.
+"""The expert level: determinized search over many layouts of the hidden cards, drawn by a
+Markov chain in proportion to how likely each opponent's past plays were under the rules of
+thumb; as many layouts as the choice needs; exact search of the last tricks with every seat
+playing for itself; late in a game it plays for the match.
 
 ``OracleBot`` is the same search given the true deal (benchmarks and ``simulate`` only).
 """

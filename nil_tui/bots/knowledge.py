@@ -120,28 +120,11 @@ class Knowledge:
     def likelihood(self, hands: Sequence[int], eps: float = 0.25) -> float:
         """How likely the opponents' plays so far were, had they held these hands and played
         the rules of thumb (with probability ``1 - eps``; any other legal card otherwise)."""
-        if not self.history:
-            return 1.0
-        start = list(hands)
-        for s, i in self.history:
-            start[s] |= 1 << i
-        v = self.view
-        d = Deal(start, v.dealer)
-        me = self.seat
+        evidence = Evidence(self, eps)
         weight = 1.0
-        for s, i in self.history:
-            if s != me:
-                legal = d.legal_mask()
-                if legal & (legal - 1):
-                    trick = d.trick
-                    voids = 0 if trick else voids_mask(d.tricks, trick, d.leader)
-                    guess = policy_index(s, d.hand_mask(s), legal, trick, d.leader, d.taken,
-                                         d.played_mask, voids)
-                    if guess == i:
-                        weight *= 1.0 - eps
-                    else:
-                        weight *= eps / (legal.bit_count() - 1)
-            d.play(DECK[i])
+        for s in range(4):
+            if s != self.seat:
+                weight *= evidence.factor(s, hands[s])
         return weight
 
 

@@ -27,7 +27,7 @@ Utility = Callable[[Sequence[int]], float]
 class SearchConfig:
     worlds: int = 40  # layouts of the hidden cards
     playouts: int = 1  # playouts per layout and candidate card
-    inference: bool = False  # weight layouts by how likely the opponents' plays were
+    inference: bool = False  # draw layouts in proportion to how likely the others' plays were
     eps: float = 0.25  # inference: chance an opponent deviates from the rules of thumb
     thin: int = 4  # inference: card swaps tried between two layouts of a chain
     strict: float = 0.0  # share of layouts drawn assuming the others follow the rules of thumb
@@ -225,7 +225,7 @@ class Searcher:
         rules-of-thumb card clearly, or no card comes near beating it."""
         z = self.config.z_stop
         margin = self.config.margin
-        for i, mean, se in self._gains(scores, pref):
+        for _card, mean, se in self._gains(scores, pref):
             # undecided: the gain may be on either side of the margin, and the estimate is
             # not yet fine enough for the difference to matter
             if abs(mean - margin) <= z * se and z * se > self.config.tol:
