@@ -48,11 +48,11 @@ LEVELS: dict[str, Level] = {
                     "nil_tui.bots.normal:NormalBot", "edge +0.33 pts/deal vs 3 easy"),
     "hard": Level("hard", "Hard",
                   "Counts cards, reads voids and tries each card on guessed hands.",
-                  "nil_tui.bots.hard:HardBot", "edge +0.04 pts/deal vs 3 normal"),
+                  "nil_tui.bots.hard:HardBot", "edge +0.05 pts/deal vs 3 normal"),
     "expert": Level("expert", "Expert",
                     "Deep search on hands guessed from how everyone has played; "
                     "plays for the match late in a game.",
-                    "nil_tui.bots.expert:ExpertBot", "edge +0.08 pts/deal vs 3 normal"),
+                    "nil_tui.bots.expert:ExpertBot", "edge +0.11 pts/deal vs 3 normal"),
 }
 
 # Specs that make_bot and check_spec accept but the app does not offer.
