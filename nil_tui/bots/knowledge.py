@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 
-from ..engine import DECK, Deal, PlayerView
+from ..engine import DECK, Deal, PlayerView, legal_mask_of
 from .heuristic import FULL, SEG, policy_index, voids_mask
 
 
@@ -201,15 +201,16 @@ class Evidence:
                 t = v.tricks[n]
                 taken[t.winner] += 1
                 done.append(t)
-        # per seat: (cards it played from this decision on, ...the public state..., index)
+        # per seat: (cards it played from this decision on, led suit, ...the public state...,
+        # the card it played)
         decisions: list[list[tuple]] = [[], [], [], []]
         rest = [0, 0, 0, 0]
         for s, i, trick, leader, tk, pl, voids in reversed(plays):
             rest[s] |= 1 << i
             if s == me:
                 continue
-            shift = 13 * trick[0].suit if trick else -1
-            decisions[s].append((rest[s], shift, trick, leader, tk, pl, voids, i))
+            led = trick[0].suit if trick else None
+            decisions[s].append((rest[s], led, trick, leader, tk, pl, voids, i))
         self.decisions = decisions
 
     def factor(self, seat: int, hand: int) -> float:
@@ -218,14 +219,9 @@ class Evidence:
         w = 1.0
         keep = 1.0 - self.eps
         miss = self.miss
-        for rest, shift, trick, leader, taken, played, voids, i in self.decisions[seat]:
+        for rest, led, trick, leader, taken, played, voids, i in self.decisions[seat]:
             h = hand | rest
-            if shift >= 0:
-                legal = h & (SEG << shift)
-                if not legal:
-                    legal = h
-            else:
-                legal = h
+            legal = legal_mask_of(h, led)
             if legal & (legal - 1) == 0:
                 continue
             if policy_index(seat, h, legal, trick, leader, taken, played, voids) == i:

@@ -30,7 +30,6 @@ class SearchConfig:
     inference: bool = False  # draw layouts in proportion to how likely the others' plays were
     eps: float = 0.25  # inference: chance an opponent deviates from the rules of thumb
     thin: int = 4  # inference: card swaps tried between two layouts of a chain
-    strict: float = 0.0  # share of layouts drawn assuming the others follow the rules of thumb
     rollout_eps: float = 0.0  # chance a playout card is random instead of the rule of thumb
     endgame: int = 0  # exact search when at most this many cards are left in all hands
     match: bool = False  # value the match (not finishing lowest) late in a game
@@ -165,9 +164,11 @@ class Searcher:
     def values(self, view: PlayerView, rng: random.Random,
                deal: Deal | None = None) -> dict[int, float]:
         """Mean utility per distinct legal card index (the search's estimate)."""
-        per_world = self.evaluate(view, rng, deal)
+        return self._means(self.evaluate(view, rng, deal))
+
+    def _means(self, scores: dict[int, list[float]]) -> dict[int, float]:
         n = max(1, self.worlds_used)
-        return {i: sum(v) / n for i, v in per_world.items()}
+        return {i: sum(v) / n for i, v in scores.items()}
 
     def evaluate(self, view: PlayerView, rng: random.Random,
                  deal: Deal | None = None) -> dict[int, list[float]]:
@@ -267,13 +268,12 @@ class Searcher:
         if cfg.inference:
             yield from posterior_layouts(know, rng, cfg.eps, thin=cfg.thin)
         while True:
-            yield know.sample(rng, bool(cfg.strict) and rng.random() < cfg.strict)
+            yield know.sample(rng)
 
     def best(self, view: PlayerView, rng: random.Random, deal: Deal | None = None
              ) -> tuple[int, dict[int, float]]:
         scores = self.evaluate(view, rng, deal)
-        n = max(1, self.worlds_used)
-        vals = {i: sum(v) / n for i, v in scores.items()}
+        vals = self._means(scores)
         pref = self.pref
         if pref not in vals or len(vals) == 1:
             return max(sorted(vals), key=lambda i: vals[i]), vals

@@ -76,6 +76,16 @@ def shuffled_deck(rng: random.Random) -> list[int]:
     return order
 
 
+def legal_mask_of(hand: int, led: int | None) -> int:
+    """The cards (bitmask) a hand may play: those of the led suit if it holds any, else any
+    card; any card when leading (``led`` is None)."""
+    if led is not None:
+        follow = hand & SUIT_MASKS[led]
+        if follow:
+            return follow
+    return hand
+
+
 def trick_winner(leader: int, cards: Sequence[Card]) -> int:
     """Seat that wins the trick (or is winning it so far): the highest card of the led suit."""
     suit = cards[0].suit
@@ -283,12 +293,8 @@ class Deal:
         """Bitmask of the cards the seat to move may play (0 once the deal is over)."""
         if self.to_move is None:
             return 0
-        hand = self._hands[self.to_move]
-        if self._trick:
-            follow = hand & SUIT_MASKS[self._trick[0].suit]
-            if follow:
-                return follow
-        return hand
+        trick = self._trick
+        return legal_mask_of(self._hands[self.to_move], trick[0].suit if trick else None)
 
     def legal_moves(self) -> list[Card]:
         """The cards the seat to move may play, sorted (empty once the deal is over)."""
