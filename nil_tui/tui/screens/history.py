@@ -14,6 +14,7 @@ from textual.widgets import DataTable, Footer, Static
 from ...engine import Game, RecordError
 from ...store import Store
 from ..widgets.cards import CardLook
+from ..words import count
 
 
 def local_time(stamp: str | None) -> str:
@@ -104,8 +105,7 @@ class HistoryScreen(Screen[None]):
         lost = sum(1 for r in self.rows if r.get("lost"))
         head = Text("Game history", style="bold")
         if self.rows:
-            games = len(self.rows)
-            head.append(f"   {games} game{'' if games == 1 else 's'}, {lost} under the table",
+            head.append(f"   {count(len(self.rows), 'game')}, {lost} under the table",
                         style="dim")
             head.append("   Enter: review a game", style="dim")
         self.query_one("#history-head", Static).update(head)

@@ -13,6 +13,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Sparkline, Static
 
 from ...store import Store
+from ..words import count
 from .history import close_screen
 
 SERIES_LENGTH = 60  # the most recent games in the chart
@@ -70,8 +71,7 @@ class StatsScreen(Screen[None]):
         played = overall["games"] > 0
         head = Text("Statistics", style="bold")
         if played:
-            games = overall["games"]
-            head.append(f"   {games} game{'' if games == 1 else 's'}, under the table in "
+            head.append(f"   {count(overall['games'], 'game')}, under the table in "
                         f"{overall['lost']} "
                         f"({share(overall['lost'], overall['games'])})", style="dim")
         self.query_one("#stats-head", Static).update(head)

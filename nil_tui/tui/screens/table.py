@@ -26,6 +26,7 @@ from ..widgets.hand import Hand
 from ..widgets.scoreboard import Scoreboard, ScoreInfo
 from ..widgets.seat import Seat, SeatInfo
 from ..widgets.trick import TrickInfo, TrickView
+from ..words import count
 
 if TYPE_CHECKING:
     from ..app import NilApp
@@ -143,8 +144,7 @@ class TableScreen(Screen[None]):
         south.append("You (South)", style="bold")
         if deal.dealer == 0:
             south.append("  dealer", style="dim")
-        south.append(f"  {sizes[0]} card{'' if sizes[0] == 1 else 's'}  "
-                     f"{taken[0]} trick{'' if taken[0] == 1 else 's'}  ")
+        south.append(f"  {count(sizes[0], 'card')}  {count(taken[0], 'trick')}  ")
         if taken[0] == 0:
             south.append("● clean", style="bold green")
         else:

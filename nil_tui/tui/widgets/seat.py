@@ -8,6 +8,8 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from ..words import count
+
 
 @dataclass(frozen=True)
 class SeatInfo:
@@ -62,8 +64,8 @@ class Seat(Widget):
         text = Text()
         text.append(info.level, style="italic")
         text.append("\n")
-        text.append(f"{info.cards} card{'s' if info.cards != 1 else ''}\n")
-        text.append(f"{info.tricks} trick{'s' if info.tricks != 1 else ''}\n")
+        text.append(f"{count(info.cards, 'card')}\n")
+        text.append(f"{count(info.tricks, 'trick')}\n")
         if info.clean:
             text.append("● clean", style="bold green")
         else:
