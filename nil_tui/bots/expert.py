@@ -8,16 +8,14 @@ playing for itself; late in a game it plays for the match.
 
 from __future__ import annotations
 
-from ..engine import DECK, Card, Deal, PlayerView
-from .easy import decision_rng
+from ..engine import Card, Deal, PlayerView
 from .search import SearchBot, SearchConfig
 
 # Layouts in batches of 200, up to 2000 while the choice is close; another card replaces the
 # rules-of-thumb card when its mean gain over the same layouts is half a standard error clear
 # of zero. (A 0.02 margin plus one standard error left about +0.025 points per deal unused.)
 EXPERT = SearchConfig(worlds=200, max_worlds=2000, playouts=1, inference=True, eps=0.1,
-                      endgame=12, match=True, margin=0.0, z=0.5, z_stop=2.5, tol=0.01,
-                      time_cap=2.4)
+                      endgame=12, match=True, margin=0.0, z=0.5, z_stop=2.5, tol=0.01)
 # The same search on the one true layout: a single deterministic playout per card says all.
 ORACLE = SearchConfig(worlds=1, playouts=1, inference=False, endgame=12, match=True,
                       margin=0.1)
@@ -36,7 +34,4 @@ class OracleBot(ExpertBot):
     config = ORACLE
 
     def choose_perfect(self, view: PlayerView, deal: Deal) -> Card:
-        if len(view.legal) == 1:
-            return view.legal[0]
-        best, _ = self.searcher.best(view, decision_rng(self.seed, view, "oracle"), deal)
-        return DECK[best]
+        return self._decide(view, "oracle", deal)

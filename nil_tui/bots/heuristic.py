@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..engine import Card
+from ..engine import Card, PlayerView, Trick, trick_winner
 
 FULL = (1 << 52) - 1
 SEG = 0x1FFF
@@ -109,16 +109,10 @@ def policy_index(seat: int, hand: int, legal: int, trick: Sequence[Card], leader
     n = len(trick)
     if n == 0:
         return lead_index(seat, hand, unseen, taken, voids)
-    first = trick[0]
-    led = first.suit
+    led = trick[0].suit
     shift = 13 * led
-    best_rank = first.rank
-    win_k = 0
-    for k in range(1, n):
-        c = trick[k]
-        if c.suit == led and c.rank > best_rank:
-            best_rank, win_k = c.rank, k
-    winner = (leader + win_k) & 3
+    winner = trick_winner(leader, trick)
+    best_rank = trick[(winner - leader) & 3].rank
     mine = (legal >> shift) & SEG
     clean = taken[seat] == 0
     if mine:
@@ -157,19 +151,29 @@ def policy_index(seat: int, hand: int, legal: int, trick: Sequence[Card], leader
     return discard_index(legal, unseen)
 
 
-def voids_mask(tricks: Sequence[object], trick: Sequence[Card], leader: int) -> int:
-    """Shown voids as a 16-bit mask (bit ``4 * seat + suit``) from the public history."""
+def view_voids(view: PlayerView) -> int:
+    """The engine's shown voids of a view (:meth:`PlayerView.voids`) as a 16-bit mask (bit
+    ``4 * seat + suit``), the form the rules of thumb take."""
     mask = 0
-    for t in tricks:
-        cards = t.cards  # type: ignore[attr-defined]
-        led = cards[0].suit
-        tl = t.leader  # type: ignore[attr-defined]
-        for k in (1, 2, 3):
-            if cards[k].suit != led:
-                mask |= 1 << (4 * ((tl + k) & 3) + led)
-    if trick:
-        led = trick[0].suit
-        for k in range(1, len(trick)):
-            if trick[k].suit != led:
-                mask |= 1 << (4 * ((leader + k) & 3) + led)
+    for seat, suits in enumerate(view.voids()):
+        for suit in suits:
+            mask |= 1 << (4 * seat + suit)
     return mask
+
+
+def trick_voids(trick: Trick) -> int:
+    """The voids a completed trick shows, as a mask like :func:`view_voids`: whoever did not
+    follow the led suit. Playouts add these up trick by trick, which is much cheaper than
+    asking a view after every trick; a test checks the sum against the engine's voids."""
+    cards = trick.cards
+    led = cards[0].suit
+    mask = 0
+    for k in (1, 2, 3):
+        if cards[k].suit != led:
+            mask |= 1 << (4 * ((trick.leader + k) & 3) + led)
+    return mask
+
+
+def edge(points: Sequence[int], seat: int) -> float:
+    """A seat's edge in a deal: its points minus the mean of the other three seats' points."""
+    return points[seat] - (points[0] + points[1] + points[2] + points[3] - points[seat]) / 3

@@ -6,9 +6,20 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 
-from ..engine import DECK, Deal, PlayerView, legal_mask_of
-from .heuristic import FULL, SEG, policy_index, voids_mask
+from ..engine import DECK, Card, Deal, PlayerView, legal_mask_of, trick_winner
+from .heuristic import FULL, SEG, policy_index, view_voids
+
+
+def _weighted_seat(cands: Sequence[int], need: Sequence[int], rng: random.Random) -> int:
+    """One of the candidate seats, in proportion to the cards each still needs."""
+    r = rng.random() * sum(need[s] for s in cands)
+    for s in cands:
+        r -= need[s]
+        if r < 0:
+            return s
+    return cands[-1]
 
 
 class Knowledge:
@@ -18,6 +29,7 @@ class Knowledge:
         "allowed",
         "hand",
         "history",
+        "others",
         "played",
         "seat",
         "sizes",
@@ -36,8 +48,9 @@ class Knowledge:
         self.hand = hand
         self.played = view.played_mask
         self.unseen = FULL & ~self.played & ~hand
-        self.voids = voids_mask(view.tricks, view.trick, view.leader)
+        self.voids = view_voids(view)
         self.sizes = view.hand_sizes
+        self.others = [s for s in range(4) if s != self.seat]
         allowed = [0, 0, 0, 0]
         for s in range(4):
             if s == self.seat:
@@ -64,50 +77,53 @@ class Knowledge:
         respecting their hand sizes and shown voids; with ``strict``, also the cards the
         rules of thumb say they would have played had they held them (when that is
         possible at all)."""
-        seat = self.seat
-        others = [s for s in range(4) if s != seat]
         cards = [c.index for c in DECK if self.unseen >> c.index & 1]
         allowed = self.strict if strict else self.allowed
-        # the most constrained cards first, in random order among equals
-        rng.shuffle(cards)
-        cards.sort(key=lambda i: sum(1 for s in others if allowed[s] >> i & 1))
+        self._order(cards, allowed, rng)
         for _attempt in range(30):
-            need = list(self.sizes)
-            hands = [0, 0, 0, 0]
-            hands[seat] = self.hand
-            ok = True
-            for i in cards:
-                cands = [s for s in others if need[s] and allowed[s] >> i & 1]
-                if not cands:
-                    ok = False
-                    break
-                if len(cands) == 1:
-                    s = cands[0]
-                else:
-                    total = sum(need[s] for s in cands)
-                    r = rng.random() * total
-                    s = cands[-1]
-                    for s2 in cands:
-                        r -= need[s2]
-                        if r < 0:
-                            s = s2
-                            break
-                hands[s] |= 1 << i
-                need[s] -= 1
-            if ok:
+            hands = self._deal_in_order(cards, allowed, rng)
+            if hands is not None:
                 return hands
-            rng.shuffle(cards)
-            cards.sort(key=lambda i: sum(1 for s in others if allowed[s] >> i & 1))
+            self._order(cards, allowed, rng)
         if strict:
             return self.sample(rng, False)
         # Should not happen for a real position; deal ignoring voids rather than fail.
-        need = list(self.sizes)
+        return self._deal_ignoring_voids(cards, rng)
+
+    def _order(self, cards: list[int], allowed: Sequence[int], rng: random.Random) -> None:
+        """Shuffle the cards in place, then put the most constrained first (the fewest seats
+        may hold them), in random order among equals."""
+        others = self.others
+        rng.shuffle(cards)
+        cards.sort(key=lambda i: sum(1 for s in others if allowed[s] >> i & 1))
+
+    def _hands(self) -> list[int]:
+        """Four hands: this seat's own, the others empty."""
         hands = [0, 0, 0, 0]
-        hands[seat] = self.hand
+        hands[self.seat] = self.hand
+        return hands
+
+    def _deal_in_order(self, cards: list[int], allowed: Sequence[int], rng: random.Random
+                       ) -> list[int] | None:
+        """Deal the cards in this order, each to a seat that may hold it and still needs
+        cards, chosen in proportion to the cards it needs; None at a card no seat can take."""
+        need = list(self.sizes)
+        hands = self._hands()
+        for i in cards:
+            cands = [s for s in self.others if need[s] and allowed[s] >> i & 1]
+            if not cands:
+                return None
+            s = cands[0] if len(cands) == 1 else _weighted_seat(cands, need, rng)
+            hands[s] |= 1 << i
+            need[s] -= 1
+        return hands
+
+    def _deal_ignoring_voids(self, cards: list[int], rng: random.Random) -> list[int]:
+        hands = self._hands()
         rng.shuffle(cards)
         k = 0
-        for s in others:
-            for _ in range(need[s]):
+        for s in self.others:
+            for _ in range(self.sizes[s]):
                 hands[s] |= 1 << cards[k]
                 k += 1
         return hands
@@ -145,23 +161,27 @@ def rule_hints(view: PlayerView) -> list[int]:
         base = 13 * led
         if leader != me:
             hints[leader] |= ((1 << (first.rank - 2)) - 1) << base  # lower cards of the suit
-        best = first.rank
         for k in range(1, len(cards)):
             s = (leader + k) & 3
             c = cards[k]
-            if c.suit != led:
+            if c.suit != led or s == me or taken[s]:
                 continue
-            if s != me and taken[s] == 0:
-                if c.rank < best:
-                    between = ((1 << (best - 2)) - 1) & ~((1 << (c.rank - 1)) - 1)
-                    hints[s] |= between << base
-                elif k < 3:
-                    hints[s] |= ((1 << (best - 2)) - 1) << base
-            best = max(best, c.rank)
+            # the card winning the trick when this clean player followed
+            best = cards[(trick_winner(leader, cards[:k]) - leader) & 3].rank
+            if c.rank < best:
+                between = ((1 << (best - 2)) - 1) & ~((1 << (c.rank - 1)) - 1)
+                hints[s] |= between << base
+            elif k < 3:
+                hints[s] |= ((1 << (best - 2)) - 1) << base
         if winner >= 0:
             taken[winner] += 1
     unseen = view.unseen_mask
     return [h & unseen for h in hints]
+
+
+# (cards the seat played from this decision on, led suit, trick so far, leader, tricks taken,
+#  cards played, shown voids, the card it played)
+Decision = tuple[int, int | None, tuple[Card, ...], int, tuple[int, ...], int, int, int]
 
 
 class Evidence:
@@ -186,24 +206,22 @@ class Evidence:
         if v.trick:
             tricks.append((v.leader, v.trick))
         # (seat, index, trick so far, leader, taken, played, voids) for every card played
-        plays: list[tuple[int, int, tuple, int, tuple[int, ...], int, int]] = []
+        plays: list[tuple[int, int, tuple[Card, ...], int, tuple[int, ...], int, int]] = []
         taken = [0, 0, 0, 0]
         played = 0
-        done: list[object] = []
         for n, (leader, cards) in enumerate(tricks):
-            voids = voids_mask(done, (), leader)
+            # the voids shown before this trick was led (the engine's, on the view then)
+            voids = view_voids(replace(v, tricks=v.tricks[:n], trick=()))
             for k, c in enumerate(cards):
                 s = (leader + k) & 3
                 plays.append((s, c.index, tuple(cards[:k]), leader, tuple(taken), played,
                               voids if k == 0 else 0))
                 played |= c.bit
             if n < len(v.tricks):
-                t = v.tricks[n]
-                taken[t.winner] += 1
-                done.append(t)
+                taken[v.tricks[n].winner] += 1
         # per seat: (cards it played from this decision on, led suit, ...the public state...,
         # the card it played)
-        decisions: list[list[tuple]] = [[], [], [], []]
+        decisions: list[list[Decision]] = [[], [], [], []]
         rest = [0, 0, 0, 0]
         for s, i, trick, leader, tk, pl, voids in reversed(plays):
             rest[s] |= 1 << i

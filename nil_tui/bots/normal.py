@@ -8,7 +8,7 @@ takes every remaining trick when that turns its 0 into 3.
 from __future__ import annotations
 
 from ..engine import DECK, Card, PlayerView
-from .heuristic import policy_index, voids_mask
+from .heuristic import policy_index, view_voids
 
 
 def view_masks(view: PlayerView) -> tuple[int, int, int]:
@@ -30,6 +30,5 @@ class NormalBot:
 
     def choose(self, view: PlayerView) -> Card:
         hand, legal, played = view_masks(view)
-        voids = voids_mask(view.tricks, view.trick, view.leader)
         return DECK[policy_index(view.seat, hand, legal, view.trick, view.leader, view.taken,
-                                 played, voids)]
+                                 played, view_voids(view))]

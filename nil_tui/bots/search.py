@@ -6,6 +6,11 @@ all four seats. Each card's value is its mean utility over the layouts: the sear
 points minus the others' mean, or late in a game the chance of not finishing lowest. Close to
 the end of a deal the playouts are replaced by an exact search in which every seat plays for
 its own payoff (not a paranoid "everyone against me").
+
+Every budget counts work (layouts, playouts, search nodes), never time, so a decision depends
+only on the seed, the seat and the view: a loaded machine plays the same cards, only later.
+A wall-clock safety cap (``SearchBot.safety_cap``) cuts a search only as a last resort, and
+the bot says so (``SearchBot.cap_fired``).
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from dataclasses import dataclass
 
 from ..engine import DECK, Card, Deal, PlayerView
 from .easy import decision_rng
-from .heuristic import SEG, policy_index, voids_mask
+from .heuristic import SEG, edge, policy_index, trick_voids
 from .knowledge import Knowledge, posterior_layouts
 
 Utility = Callable[[Sequence[int]], float]
@@ -38,12 +43,17 @@ class SearchConfig:
     max_worlds: int = 0  # search up to this many layouts, in batches of ``worlds``,
     z_stop: float = 2.5  # stopping once the choice is settled at this many standard errors
     tol: float = 0.0  # ... or once that many standard errors are below this
-    time_cap: float = 2.0  # safety cap in seconds; the iteration budget decides normally
+    max_rollouts: int = 0  # stop after the layout that brings the playouts to this (0: no cap)
+    max_nodes: int = 0  # ... or the exact-search nodes to this (0: no cap)
+    endgame_nodes: int = 4000  # nodes of one exact search before it finishes by playouts
+
+
+DEFAULT_SAFETY_CAP = 10.0  # seconds; only a machine far slower than any player's reaches it
 
 
 def edge_utility(seat: int) -> Utility:
     def u(points: Sequence[int]) -> float:
-        return points[seat] - (points[0] + points[1] + points[2] + points[3] - points[seat]) / 3
+        return edge(points, seat)
 
     return u
 
@@ -64,14 +74,16 @@ def match_utility(view: PlayerView) -> Utility:
         lowest = final[seat] == low and not (final[0] == final[1] == final[2] == final[3])
         # a margin over the lowest rival is a safety cushion
         margin = min(final[s] for s in range(4) if s != seat) - final[seat]
-        edge = points[seat] - (sum(points) - points[seat]) / 3
-        return edge - weight * (1.0 if lowest else 0.0) + 0.1 * weight * max(-3, min(3, margin))
+        return edge(points, seat) - weight * (1.0 if lowest else 0.0) + 0.1 * weight * max(-3, min(3, margin))
 
     return u
 
 
 def rollout(d: Deal, rng: random.Random | None = None, eps: float = 0.0) -> tuple[int, ...]:
     """Finish a deal with the rules of thumb for every seat; return its points."""
+    voids = 0  # shown so far, added up trick by trick
+    for t in d.tricks:
+        voids |= trick_voids(t)
     while True:
         seat = d.to_move
         if seat is None:
@@ -88,10 +100,11 @@ def rollout(d: Deal, rng: random.Random | None = None, eps: float = 0.0) -> tupl
             i = (m & -m).bit_length() - 1
         else:
             trick = d.trick
-            voids = 0 if trick else voids_mask(d.tricks, trick, d.leader)
             i = policy_index(seat, d.hand_mask(seat), legal, trick, d.leader, d.taken,
-                             d.played_mask, voids)
-        d.play(DECK[i])
+                             d.played_mask, 0 if trick else voids)
+        done = d.play(DECK[i])
+        if done is not None:
+            voids |= trick_voids(done)
 
 
 def distinct_moves(legal: int, unseen: int) -> list[int]:
@@ -154,12 +167,18 @@ class Searcher:
 
     Layouts are searched in batches: after each batch the card with the best mean is compared
     with the rules-of-thumb card, world by world (the same layouts for every card), and the
-    search stops as soon as the comparison is settled, or at ``max_worlds``."""
+    search stops as soon as the comparison is settled, or when a work budget is spent
+    (``max_worlds`` layouts, ``max_rollouts`` playouts, ``max_nodes`` exact-search nodes).
+    After each search, ``worlds_used``, ``rollouts`` and ``nodes`` say how much work it did,
+    and ``cap_fired`` whether the safety deadline cut it short."""
 
     def __init__(self, config: SearchConfig) -> None:
         self.config = config
         self.pref = -1
         self.worlds_used = 0
+        self.rollouts = 0
+        self.nodes = 0
+        self.cap_fired = False
 
     def values(self, view: PlayerView, rng: random.Random,
                deal: Deal | None = None) -> dict[int, float]:
@@ -170,11 +189,9 @@ class Searcher:
         n = max(1, self.worlds_used)
         return {i: sum(v) / n for i, v in scores.items()}
 
-    def evaluate(self, view: PlayerView, rng: random.Random,
-                 deal: Deal | None = None) -> dict[int, list[float]]:
-        """Per distinct legal card index, its utility in each layout searched."""
-        cfg = self.config
-        know = Knowledge(view)
+    def _candidates(self, view: PlayerView, know: Knowledge) -> list[int]:
+        """The distinct legal card indices, the rules-of-thumb card standing for its run; sets
+        ``pref`` to the rules-of-thumb card."""
         legal = 0
         for c in view.legal:
             legal |= c.bit
@@ -184,42 +201,73 @@ class Searcher:
             rep = max(m for m in moves if m <= pref and m // 13 == pref // 13)
             moves[moves.index(rep)] = pref
         self.pref = pref
-        self.worlds_used = 0
+        return moves
+
+    def _utilities(self, view: PlayerView) -> list[Utility]:
+        """Each seat's utility: the edge, or for the searching seat the match late in a game
+        when the config says so."""
+        utils = [edge_utility(s) for s in range(4)]
+        if self.config.match:
+            utils[view.seat] = match_utility(view)
+        return utils
+
+    def evaluate(self, view: PlayerView, rng: random.Random, deal: Deal | None = None,
+                 deadline: float | None = None) -> dict[int, list[float]]:
+        """Per distinct legal card index, its utility in each layout searched. ``deadline``
+        (a ``time.perf_counter()`` value) is the safety cap: past it the search stops after
+        the layout in progress and ``cap_fired`` is set."""
+        know = Knowledge(view)
+        moves = self._candidates(view, know)
+        self.worlds_used = self.rollouts = self.nodes = 0
+        self.cap_fired = False
         if len(moves) == 1:
             return {moves[0]: [0.0]}
-        seat = view.seat
-        util = match_utility(view) if cfg.match else edge_utility(seat)
-        utils = [edge_utility(s) for s in range(4)]
-        utils[seat] = util
-        deadline = time.perf_counter() + cfg.time_cap
+        utils = self._utilities(view)
+        exact = bool(self.config.endgame) and sum(view.hand_sizes) <= self.config.endgame
         scores: dict[int, list[float]] = {i: [] for i in moves}
-        cards_left = sum(view.hand_sizes)
-        exact = cfg.endgame and cards_left <= cfg.endgame
-        limit = max(cfg.worlds, cfg.max_worlds)
-        batch = cfg.worlds
-        worlds = self._worlds(know, rng, deal)
-        n = 0
-        for hands in worlds:
+        for hands in self._worlds(know, rng, deal):
             base = know.deal(hands) if deal is None else deal.copy()
             for i in moves:
                 d = base.copy()
                 d.play(DECK[i])
-                if exact:
-                    total = maxn(d, utils, [4000])[seat]
-                else:
-                    total = 0.0
-                    for k in range(cfg.playouts):
-                        dd = d.copy() if k < cfg.playouts - 1 else d
-                        total += util(rollout(dd, rng, cfg.rollout_eps if k else 0.0))
-                    total /= cfg.playouts
-                scores[i].append(total)
-            n += 1
-            if n >= limit or time.perf_counter() > deadline:
+                scores[i].append(self._exact(d, utils, view.seat) if exact
+                                 else self._playouts(d, utils[view.seat], rng))
+            self.worlds_used += 1
+            if self._done(scores, deadline):
                 break
-            if n >= batch and n % batch == 0 and self._settled(scores, pref):
-                break
-        self.worlds_used = n
         return scores
+
+    def _exact(self, d: Deal, utils: Sequence[Utility], seat: int) -> float:
+        budget = [self.config.endgame_nodes]
+        value = maxn(d, utils, budget)[seat]
+        self.nodes += self.config.endgame_nodes - budget[0]
+        return value
+
+    def _playouts(self, d: Deal, util: Utility, rng: random.Random) -> float:
+        cfg = self.config
+        total = 0.0
+        for k in range(cfg.playouts):
+            dd = d.copy() if k < cfg.playouts - 1 else d
+            total += util(rollout(dd, rng, cfg.rollout_eps if k else 0.0))
+        total /= cfg.playouts
+        self.rollouts += cfg.playouts
+        return total
+
+    def _done(self, scores: dict[int, list[float]], deadline: float | None) -> bool:
+        """True when the search stops after the layouts so far: a work budget is spent, the
+        choice is settled at the end of a batch, or (as a last resort) the deadline passed."""
+        cfg = self.config
+        n = self.worlds_used
+        if n >= max(cfg.worlds, cfg.max_worlds) or (
+                cfg.max_rollouts and self.rollouts >= cfg.max_rollouts) or (
+                cfg.max_nodes and self.nodes >= cfg.max_nodes):
+            return True
+        if n >= cfg.worlds and n % cfg.worlds == 0 and self._settled(scores, self.pref):
+            return True
+        if deadline is not None and time.perf_counter() > deadline:
+            self.cap_fired = True
+            return True
+        return False
 
     def _settled(self, scores: dict[int, list[float]], pref: int) -> bool:
         """True when more layouts would not change the choice: the best card beats the
@@ -270,9 +318,9 @@ class Searcher:
         while True:
             yield know.sample(rng)
 
-    def best(self, view: PlayerView, rng: random.Random, deal: Deal | None = None
-             ) -> tuple[int, dict[int, float]]:
-        scores = self.evaluate(view, rng, deal)
+    def best(self, view: PlayerView, rng: random.Random, deal: Deal | None = None,
+             deadline: float | None = None) -> tuple[int, dict[int, float]]:
+        scores = self.evaluate(view, rng, deal, deadline)
         vals = self._means(scores)
         pref = self.pref
         if pref not in vals or len(vals) == 1:
@@ -287,7 +335,11 @@ class Searcher:
 
 
 class SearchBot:
-    """A bot that plays the card its ``Searcher`` finds best; levels differ by config."""
+    """A bot that plays the card its ``Searcher`` finds best; levels differ by config.
+
+    ``safety_cap`` (seconds, or None for none) is the last-resort wall-clock cap the caller
+    may set; after each ``choose``, ``cap_fired`` says whether it cut the search (the card
+    then depends on the machine's speed, which the caller records as an incident)."""
 
     name = "Search"
     config: SearchConfig
@@ -298,9 +350,18 @@ class SearchBot:
         if config is not None:
             self.config = config
         self.searcher = Searcher(self.config)
+        self.safety_cap: float | None = DEFAULT_SAFETY_CAP
+        self.cap_fired = False
 
     def choose(self, view: PlayerView) -> Card:
+        return self._decide(view, self.salt, None)
+
+    def _decide(self, view: PlayerView, salt: str, deal: Deal | None) -> Card:
+        self.cap_fired = False
         if len(view.legal) == 1:
             return view.legal[0]
-        best, _ = self.searcher.best(view, decision_rng(self.seed, view, self.salt))
+        cap = self.safety_cap
+        deadline = None if cap is None else time.perf_counter() + cap
+        best, _ = self.searcher.best(view, decision_rng(self.seed, view, salt), deal, deadline)
+        self.cap_fired = self.searcher.cap_fired
         return DECK[best]

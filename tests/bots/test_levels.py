@@ -11,9 +11,9 @@ import pytest
 from nil_tui.bots import HIDDEN, LEVELS, make_bot
 from nil_tui.bots.expert import EXPERT, ExpertBot, OracleBot
 from nil_tui.bots.hard import HARD, HardBot
-from nil_tui.bots.heuristic import FULL, policy_index, voids_mask
+from nil_tui.bots.heuristic import FULL, edge, policy_index, trick_voids, view_voids
 from nil_tui.bots.knowledge import Evidence, Knowledge, posterior_layouts
-from nil_tui.bots.search import SearchConfig, Searcher, distinct_moves
+from nil_tui.bots.search import DEFAULT_SAFETY_CAP, SearchConfig, Searcher, distinct_moves
 from nil_tui.engine import Card, Deal, PlayerView
 
 SMALL = SearchConfig(worlds=3, max_worlds=6, endgame=8, match=True, inference=True)
@@ -48,11 +48,11 @@ def small_bot(spec: str, seed: int) -> object:
     return make_bot(spec, seed=seed)
 
 
-@pytest.mark.parametrize(("spec", "count"), [("easy", 3000), ("normal", 3000),
-                                             ("hard", 1000), ("expert", 1000)])
-def test_every_level_plays_a_legal_card(spec: str, count: int) -> None:
+@pytest.mark.parametrize(("spec", "count", "seed"), [("easy", 3000, 101), ("normal", 3000, 102),
+                                                     ("hard", 1000, 103), ("expert", 1000, 104)])
+def test_every_level_plays_a_legal_card(spec: str, count: int, seed: int) -> None:
     bot = small_bot(spec, 11)
-    for view, _ in random_views(count, seed=hash(spec) & 0xFFFF):
+    for view, _ in random_views(count, seed=seed):
         card = bot.choose(view)  # type: ignore[attr-defined]
         assert isinstance(card, Card)
         assert card in view.legal, (spec, view, card)
@@ -76,14 +76,77 @@ def test_same_seed_and_view_give_the_same_card(spec: str) -> None:
 
 
 def test_the_default_budgets_are_reproducible_too() -> None:
-    # the default layout budgets, without the wall-clock safety cap (a loaded test machine
-    # could reach it; a player's machine does not)
+    # the default work budgets, with no wall-clock cap at all: the budgets alone end a search
     views = [v for v, _ in random_views(6, seed=8) if len(v.legal) > 1][:3]
     for cls, config in ((HardBot, HARD), (ExpertBot, EXPERT)):
-        uncapped = replace(config, time_cap=600)
-        a = [cls(5, uncapped).choose(v) for v in views]
-        b = [cls(5, uncapped).choose(v) for v in views]
-        assert a == b
+        cards = []
+        for _ in range(2):
+            bot = cls(5, config)
+            bot.safety_cap = None
+            cards.append([bot.choose(v) for v in views])
+            assert not bot.cap_fired
+        assert cards[0] == cards[1]
+
+
+def test_the_search_bots_have_a_safety_cap_that_says_when_it_fired() -> None:
+    views = [v for v, _ in random_views(40, seed=18) if len(v.legal) > 2]
+    bot = HardBot(3)
+    assert bot.safety_cap == DEFAULT_SAFETY_CAP == 10.0
+    bot.safety_cap = 0.0  # already past: the search stops after its first layout
+    fired = []
+    for view in views:
+        assert bot.choose(view) in view.legal
+        fired.append(bot.cap_fired)
+        assert bot.searcher.worlds_used <= 1
+    assert any(fired)
+    bot.safety_cap = None
+    for view in views:
+        bot.choose(view)
+        assert not bot.cap_fired
+    single = next(v for v, _ in random_views(200, seed=18) if len(v.legal) == 1)
+    bot.cap_fired = True
+    assert bot.choose(single) == single.legal[0] and not bot.cap_fired
+
+
+def test_work_budgets_end_the_search() -> None:
+    views = [v for v, _ in random_views(40, seed=19) if len(v.legal) > 2]
+    playouts = Searcher(SearchConfig(worlds=1000, max_rollouts=25))
+    exact = SearchConfig(worlds=1000, endgame=52, max_nodes=30, endgame_nodes=20)
+    for view in views:
+        playouts.best(view, random.Random(1))
+        moves = len(playouts.evaluate(view, random.Random(1)))
+        if moves > 1:
+            # the layout that reaches the cap is the last one
+            assert 25 <= playouts.rollouts < 25 + moves
+            assert playouts.worlds_used == -(-25 // moves)
+        searcher = Searcher(exact)
+        searcher.best(view, random.Random(1))
+        if moves > 1:
+            assert searcher.rollouts == 0 and searcher.nodes >= 30
+            if searcher.worlds_used > 1:  # one layout fewer stays under the cap
+                fewer = Searcher(replace(exact, worlds=searcher.worlds_used - 1))
+                fewer.best(view, random.Random(1))
+                assert fewer.nodes < 30
+
+
+def test_the_edge_is_points_minus_the_others_mean() -> None:
+    assert edge((3, 0, 0, 0), 0) == 3.0
+    assert edge((3, 0, 0, 0), 1) == -1.0
+    assert edge((1, 1, 1, 1), 2) == 0.0
+    assert edge((0, 1, 1, 0), 0) == pytest.approx(-2 / 3)
+
+
+def test_the_voids_playouts_add_up_are_the_engines() -> None:
+    for view, deal in random_views(300, seed=17):
+        mask = 0
+        for t in deal.tricks:
+            mask |= trick_voids(t)
+        engine = deal.view(view.seat)
+        if not engine.trick:
+            assert mask == view_voids(engine)
+        for seat, suits in enumerate(engine.voids()):
+            for suit in range(4):
+                assert bool(view_voids(engine) >> (4 * seat + suit) & 1) == (suit in suits)
 
 
 def test_different_seeds_can_choose_differently() -> None:
@@ -137,7 +200,7 @@ def replayed_likelihood(view: PlayerView, hands: list[int], eps: float) -> float
             seat = (leader + k) & 3
             legal = deal.legal_mask()
             if seat != view.seat and legal & (legal - 1):
-                voids = 0 if deal.trick else voids_mask(deal.tricks, (), deal.leader)
+                voids = 0 if deal.trick else view_voids(deal.view(seat))
                 guess = policy_index(seat, deal.hand_mask(seat), legal, deal.trick,
                                      deal.leader, deal.taken, deal.played_mask, voids)
                 weight *= 1 - eps if guess == c.index else eps / (legal.bit_count() - 1)
@@ -201,8 +264,8 @@ def test_inference_places_hidden_cards_better_than_chance() -> None:
 
 
 @pytest.mark.parametrize("config", [
-    SearchConfig(worlds=20, max_worlds=400, margin=0.02, z=1.0, time_cap=600),
-    SearchConfig(worlds=20, max_worlds=400, z=0.5, tol=0.01, time_cap=600)])
+    SearchConfig(worlds=20, max_worlds=400, margin=0.02, z=1.0),
+    SearchConfig(worlds=20, max_worlds=400, z=0.5, tol=0.01)])
 def test_the_search_stops_early_when_the_choice_is_settled(config: SearchConfig) -> None:
     used = []
     for view, _ in random_views(40, seed=16):
