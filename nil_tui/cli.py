@@ -6,24 +6,69 @@ Every user error is one line on stderr and exit status 2, never a traceback.
 from __future__ import annotations
 
 import argparse
+import errno
 import json
+import os
+import stat
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import IO, TYPE_CHECKING, Any, NoReturn
 
 from . import __version__, argtypes
 from .options import BOT_SEATS, SPEEDS, PlayOptions
 
+if TYPE_CHECKING:
+    from .engine import Game
+
 EXIT_USAGE = 2
+EXIT_BROKEN_PIPE = 141  # what a shell reports for a program stopped by SIGPIPE (128 + 13)
+MAX_RECORD_BYTES = 10 * 1024 * 1024  # a record of 99 deals is about 60 kB
 
 
 class UsageError(Exception):
     """A bad argument or input file: printed as one line, exit status 2."""
 
 
+class OutputError(Exception):
+    """Standard output cannot be written (a full disk, a closed descriptor): one line, exit
+    status 2. A reader that went away (a broken pipe) is not an error and prints nothing."""
+
+    def __init__(self, exc: OSError) -> None:
+        self.exc = exc
+        super().__init__(f"cannot write the output ({exc.strerror or exc})")
+
+
+def write_out(text: str) -> None:
+    """Write ``text`` to standard output and flush it; OutputError (or BrokenPipeError) if
+    it cannot be written, so the failure is reported here and not at exit."""
+    out = sys.stdout
+    if out is None:  # started with standard output closed
+        raise OutputError(OSError(errno.EBADF, "standard output is closed"))
+    try:
+        out.write(text)
+        out.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise OutputError(exc) from None
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+    def _print_message(self, message: str, file: IO[str] | None = None) -> None:
+        # argparse drops write errors silently: --help > /dev/full would "succeed".
+        if not message:
+            return
+        if file is None or file is sys.stderr:
+            if sys.stderr is not None:
+                try:
+                    sys.stderr.write(message)
+                except OSError:
+                    pass
+            return
+        write_out(message)
 
 
 def build_parser(with_simulate: bool = True) -> argparse.ArgumentParser:
@@ -49,7 +94,8 @@ def build_parser(with_simulate: bool = True) -> argparse.ArgumentParser:
                       help="draw suits as S H D C")
     play.add_argument("--four-color", action="store_true", default=None,
                       help="four-colour deck (clubs green, diamonds blue)")
-    play.add_argument("--theme", default=None, help="a Textual theme name")
+    play.add_argument("--theme", default=None, type=theme,
+                      help="a Textual theme name, e.g. nord, gruvbox, textual-light")
 
     sub.add_parser("resume", help="continue the saved game")
     replay = sub.add_parser("replay", help="open a game record in the review screen")
@@ -65,6 +111,17 @@ def build_parser(with_simulate: bool = True) -> argparse.ArgumentParser:
 
         sim.add_arguments(simulate)
     return parser
+
+
+def theme(name: str) -> str:
+    """A built-in Textual theme name (Textual's theme list is imported for this flag only)."""
+    from textual.theme import BUILTIN_THEMES
+
+    if name not in BUILTIN_THEMES:
+        known = ", ".join(sorted(BUILTIN_THEMES))
+        raise argparse.ArgumentTypeError(f"no theme called {argtypes.shown(name)} "
+                                          f"(themes: {known})")
+    return name
 
 
 def parse_bots(difficulty: str | None, bots: str | None,
@@ -83,11 +140,16 @@ def parse_bots(difficulty: str | None, bots: str | None,
     if difficulty is not None:
         chosen = [difficulty.strip()] * 3
     if bots is not None:
+        given: set[str] = set()
         for part in bots.split(","):
             seat, eq, spec = part.partition("=")
             seat = seat.strip().upper()
             if not eq or seat not in BOT_SEATS or not spec.strip():
-                raise UsageError(f"--bots: expected W=SPEC,N=SPEC,E=SPEC, got {part!r}")
+                raise UsageError(f"--bots: expected W=SPEC,N=SPEC,E=SPEC, got "
+                                 f"{argtypes.shown(part)}")
+            if seat in given:
+                raise UsageError(f"--bots: seat {seat} is given twice")
+            given.add(seat)
             chosen[BOT_SEATS[seat] - 1] = spec.strip()
     for spec in chosen:
         try:
@@ -97,26 +159,128 @@ def parse_bots(difficulty: str | None, bots: str | None,
     return (chosen[0], chosen[1], chosen[2])
 
 
-def load_record_file(path: str) -> dict:
-    """The first record of a .json or .jsonl file, as a dict; UsageError if unreadable."""
+def _read_limited(path: str) -> bytes:
+    """The bytes of a regular file of at most MAX_RECORD_BYTES (a .jsonl file may be longer:
+    its first MAX_RECORD_BYTES are read); UsageError for anything else. The file is opened
+    without blocking and checked before reading, so a FIFO or a device never hangs the
+    command."""
+    if not path:
+        raise UsageError("expected a file name, got ''")
     try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         raise UsageError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"{path}: cannot read it ({exc})") from None
-    stripped = text.strip()
-    if not stripped:
+    except IsADirectoryError:
+        raise UsageError(f"{path}: is a folder, not a game record") from None
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"{path}: cannot read it ({_reason(exc)})") from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise UsageError(f"{path}: is a folder, not a game record")
+        if not stat.S_ISREG(info.st_mode):
+            raise UsageError(f"{path}: not a regular file (a device, a pipe or a socket)")
+        if info.st_size > MAX_RECORD_BYTES and not path.endswith(".jsonl"):
+            raise UsageError(f"{path}: too large for a game record ({info.st_size:,} bytes; "
+                             f"the most is {MAX_RECORD_BYTES:,})")
+        chunks: list[bytes] = []
+        left = MAX_RECORD_BYTES + 1
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read it ({_reason(exc)})") from None
+    finally:
+        os.close(fd)
+    return b"".join(chunks)
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return str(exc) or type(exc).__name__
+
+
+def load_record_file(path: str) -> dict[str, Any]:
+    """The first record of a .json or .jsonl file, as a dict; UsageError if it cannot be read
+    as JSON (the record's own checks come after)."""
+    data = _read_limited(path)
+    if path.endswith(".jsonl"):
+        lines = (line for line in data.splitlines() if line.strip())
+        first = next(lines, b"")
+        if len(first) > MAX_RECORD_BYTES:
+            raise UsageError(f"{path}: its first line is too large for a game record (over "
+                             f"{MAX_RECORD_BYTES:,} bytes)")
+        data = first
+    elif len(data) > MAX_RECORD_BYTES:  # the file grew while it was read
+        raise UsageError(f"{path}: too large for a game record (over {MAX_RECORD_BYTES:,} "
+                         "bytes)")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{path}: not a JSON game record (not UTF-8 text: byte "
+                         f"{exc.start})") from None
+    if not text.strip():
         raise UsageError(f"{path}: the file is empty")
     try:
-        if path.endswith(".jsonl"):
-            stripped = stripped.splitlines()[0]
-        data = json.loads(stripped)
+        record = json.loads(text)
     except json.JSONDecodeError as exc:
         raise UsageError(f"{path}: not a JSON game record ({exc.msg} at line {exc.lineno}, "
                          f"column {exc.colno})") from None
-    return data  # type: ignore[no-any-return]
+    except RecursionError:
+        raise UsageError(f"{path}: not a game record (its JSON is nested too deeply)") from None
+    except ValueError:  # Python refuses to convert numbers of more than 4,300 digits
+        raise UsageError(f"{path}: not a game record (it holds a number too long to "
+                         "read)") from None
+    if not isinstance(record, dict):
+        raise UsageError(f"{path}: not a valid game record: a record must be a JSON object")
+    return record
+
+
+def load_game(path: str) -> Game:
+    """The game in a record file, checked play by play by the engine; UsageError if not."""
+    from .engine import Game, RecordError
+
+    record = load_record_file(path)
+    try:
+        return Game.from_record(record)
+    except RecordError as exc:
+        raise UsageError(f"{path}: not a valid game record: {exc}") from None
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError,
+            OverflowError) as exc:
+        raise UsageError(f"{path}: not a valid game record ({type(exc).__name__}: "
+                         f"{argtypes.shown(str(exc))})") from None
+
+
+def resume() -> int:
+    """``nil-tui resume``. When there is nothing to resume, say what the store found (a
+    damaged file set aside, and where it went) before saying so."""
+    from .tui import launch
+
+    try:
+        from .store import Store
+
+        store = Store.open()
+    except Exception:  # noqa: BLE001 - the app opens its own store, in memory if need be
+        return launch.resume()
+    try:
+        saved = store.load_current()
+        if not saved:
+            warnings = list(store.warnings)
+            for line in warnings:
+                print(f"nil-tui resume: {line}", file=sys.stderr)
+            if warnings:
+                print(f"nil-tui resume: (the data folder is {store.home})", file=sys.stderr)
+            print("nil-tui resume: there is no saved game (start one with nil-tui play)",
+                  file=sys.stderr)
+            return 1
+    finally:
+        # Warnings not read here are handed to the app's own store, which shows them.
+        store.close()
+    return launch.resume()
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -124,27 +288,21 @@ def _run(args: argparse.Namespace) -> int:
     if command == "rules":
         from .paths import asset_text
 
-        sys.stdout.write(asset_text("RULES.txt"))
+        write_out(asset_text("RULES.txt"))
         return 0
     if command == "simulate":
         from . import sim
 
         return sim.run(args)
     if command == "replay":
-        from .engine import Game, RecordError
-
-        record = load_record_file(args.file)
-        try:
-            game = Game.from_record(record)
-        except RecordError as exc:
-            raise UsageError(f"{args.file}: not a valid game record: {exc}") from None
+        game = load_game(args.file)
         from .tui import launch
 
         return launch.replay(game, source=args.file)
+    if command == "resume":
+        return resume()
     from .tui import launch
 
-    if command == "resume":
-        return launch.resume()
     if command == "history":
         return launch.history()
     if command == "stats":
@@ -164,7 +322,7 @@ def _run(args: argparse.Namespace) -> int:
             overrides["ascii"] = True
         if args.four_color:
             overrides["four_color"] = True
-        if args.theme:
+        if args.theme is not None:
             overrides["theme"] = args.theme
         return launch.play_command(overrides)
     return launch.setup()
@@ -172,16 +330,57 @@ def _run(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser(with_simulate="simulate" in words)
-    args = parser.parse_args(words)
+    prog = "nil-tui"
     try:
-        return _run(args)
+        try:
+            parser = build_parser(with_simulate="simulate" in words)
+            args = parser.parse_args(words)
+            if args.command:
+                prog = f"nil-tui {args.command}"
+            code = _run(args)
+        except SystemExit as exc:  # argparse: --help, --version and its errors
+            code = exc.code if isinstance(exc.code, int) else EXIT_USAGE
+        if sys.stdout is not None:
+            sys.stdout.flush()
+        return code
     except UsageError as exc:
-        prog = "nil-tui" + (f" {args.command}" if args.command else "")
         print(f"{prog}: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except BrokenPipeError:
+        # The reader went away (``| head``): stop quietly, as other tools do.
+        _drop_stdout()
+        return EXIT_BROKEN_PIPE
+    except (OutputError, OSError) as exc:
+        if isinstance(exc, OSError) and not _is_stdout_error():
+            raise
+        print(f"{prog}: error: {exc if isinstance(exc, OutputError) else OutputError(exc)}",
+              file=sys.stderr)
+        _drop_stdout()
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
+
+
+def _is_stdout_error() -> bool:
+    """Whether standard output can no longer be flushed (the OSError came from it)."""
+    try:
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except OSError:
+        return True
+    return False
+
+
+def _drop_stdout() -> None:
+    """Point standard output at /dev/null so Python's own flush at exit has nothing to fail
+    on (it would print a second error)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        if sys.stdout is not None:
+            os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover

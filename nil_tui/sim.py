@@ -22,7 +22,7 @@ import random
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
 from . import argtypes
 from .engine import SEAT_NAMES, Card, Deal, Game, PlayerView
@@ -45,32 +45,37 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="four bot specs by seat, South first: levels (easy, normal, "
                         "hard, expert), installed plugin names or package.module:Name "
                         f"(default {DEFAULT_BOTS})")
-    parser.add_argument("--games", type=argtypes.count, default=DEFAULT_GAMES, metavar="G",
-                        help=f"games to play (default {DEFAULT_GAMES}; with --rotate each is "
-                        "played 4 times)")
+    parser.add_argument("--games", type=argtypes.games, default=DEFAULT_GAMES, metavar="G",
+                        help=f"games to play, 1-{argtypes.MAX_GAMES} (default {DEFAULT_GAMES}; "
+                        "with --rotate each is played 4 times)")
     parser.add_argument("--deals", type=argtypes.deals, default=DEFAULT_DEALS, metavar="N",
                         help=f"deals per game, 1-{MAX_DEALS} (default {DEFAULT_DEALS})")
     parser.add_argument("--seed", type=argtypes.seed, default=None, metavar="S",
-                        help="match seed; the same seed and bots replay the same games "
-                        "(default: random, printed in the summary)")
+                        help="match seed, 0 to 2**64-1; the same seed and bots replay the same "
+                        "games (default: random, printed in the summary)")
     parser.add_argument("--rotate", action="store_true",
                         help="duplicate format: play every game once per rotation of the "
                         "lineup, on the same cards")
     parser.add_argument("--records", metavar="FILE.jsonl", default=None,
-                        help="write every game played as one record per line")
-    parser.add_argument("--jobs", type=argtypes.count, default=1, metavar="J",
-                        help="processes to spread the games over (same results as 1)")
+                        help="write every game played as one record per line (a new or "
+                        "regular file: it is replaced)")
+    parser.add_argument("--jobs", type=argtypes.jobs, default=1, metavar="J",
+                        help=f"processes to spread the games over, 1-{argtypes.MAX_JOBS} (same "
+                        "results as 1)")
     parser.add_argument("--json", action="store_true",
                         help="print the summary as JSON")
     parser.add_argument("--time-cap", type=argtypes.seconds, default=DEFAULT_TIME_CAP,
                         metavar="SECONDS", dest="time_cap",
                         help="a bot's time per decision before a safe card is played for it "
-                        f"(default {DEFAULT_TIME_CAP:g}; 0 means no cap, which is faster)")
+                        f"(default {DEFAULT_TIME_CAP:g}, at most {argtypes.MAX_TIME_CAP:g}; 0 "
+                        "means no cap, which is faster)")
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run ``nil-tui simulate``; user errors are one line on stderr and exit status 2."""
+    """Run ``nil-tui simulate``; user errors are one line on stderr and exit status 2, and so
+    is a records file or an output that cannot be written."""
     from .bots import BotSpecError, check_spec
+    from .cli import OutputError, write_out
 
     try:
         specs = parse_lineup(args.bots)
@@ -81,29 +86,106 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         return _usage(str(exc))
     seed = new_match_seed() if args.seed is None else args.seed
-    records: TextIO | None = None
-    if args.records:
+    records: _RecordsFile | None = None
+    if args.records is not None:
         try:
-            records = open(args.records, "w", encoding="utf-8")  # noqa: SIM115 - closed below
-        except OSError as exc:
-            return _usage(f"--records: cannot write {args.records} ({exc.strerror or exc})")
+            records = _RecordsFile(args.records)
+        except _RecordsError as exc:
+            return _usage(str(exc))
     try:
         result = run_match(specs, args.games, args.deals, seed, rotate=args.rotate,
                            jobs=args.jobs, time_cap=args.time_cap or None,
-                           records_file=records, progress=sys.stderr.isatty())
+                           records_file=cast(TextIO, records), progress=sys.stderr.isatty())
+        if records is not None:
+            records.close()
     except BotSpecError as exc:
         return _usage(f"--bots: {exc}")
+    except _RecordsError as exc:
+        return _usage(str(exc))
     except KeyboardInterrupt:
         print("nil-tui simulate: interrupted", file=sys.stderr)
         return 130
     finally:
         if records is not None:
-            records.close()
-    if args.json:
-        print(json.dumps(result.to_json(), indent=2))
-    else:
-        print(result.summary())
+            records.abandon()
+    text = json.dumps(result.to_json(), indent=2) if args.json else result.summary()
+    try:
+        write_out(text + "\n")
+    except OutputError as exc:
+        return _usage(str(exc))
     return 0
+
+
+class _RecordsError(Exception):
+    """The records file cannot be written: one line naming the file and why."""
+
+
+class _RecordsFile:
+    """``--records``: checked up front (a new or regular file that takes a write), then
+    written one line per game; a failed write raises _RecordsError instead of an OSError."""
+
+    def __init__(self, path: str) -> None:
+        import os
+        import stat
+
+        self.path = path
+        if not path:
+            raise _RecordsError("--records: expected a file name, got ''")
+        flags = os.O_WRONLY | os.O_CREAT | getattr(os, "O_NONBLOCK", 0)
+        try:
+            if os.path.exists(path) and not stat.S_ISREG(os.stat(path).st_mode):
+                raise _RecordsError(f"--records: cannot write {path} (not a regular file: "
+                                    "give a file name)")
+            fd = os.open(path, flags, 0o666)
+        except (OSError, ValueError) as exc:
+            raise self._error(exc) from None
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise _RecordsError(f"--records: cannot write {path} (not a regular file: "
+                                    "give a file name)")
+            # A file that takes no bytes (/proc, a full disk) is refused before any game.
+            os.ftruncate(fd, 0)
+            os.write(fd, b"\n")
+            os.ftruncate(fd, 0)
+            os.lseek(fd, 0, os.SEEK_SET)
+            self._out: TextIO | None = os.fdopen(fd, "w", encoding="utf-8")
+        except _RecordsError:
+            os.close(fd)
+            raise
+        except OSError as exc:
+            os.close(fd)
+            raise self._error(exc) from None
+
+    def _error(self, exc: BaseException) -> _RecordsError:
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        return _RecordsError(f"--records: cannot write {self.path} ({why})")
+
+    def write(self, text: str) -> int:
+        assert self._out is not None
+        try:
+            written = self._out.write(text)
+            self._out.flush()
+        except OSError as exc:
+            raise self._error(exc) from None
+        return written
+
+    def close(self) -> None:
+        """Close after the match; a failure to write the end of the file is an error."""
+        out, self._out = self._out, None
+        if out is not None:
+            try:
+                out.close()
+            except OSError as exc:
+                raise self._error(exc) from None
+
+    def abandon(self) -> None:
+        """Close without reporting (after another error, or when already closed)."""
+        out, self._out = self._out, None
+        if out is not None:
+            try:
+                out.close()
+            except OSError:
+                pass
 
 
 def _usage(message: str) -> int:
