@@ -22,6 +22,7 @@ from nil_tui.engine import Game
 from nil_tui.engine.game import Phase
 from nil_tui.options import PlayOptions
 from nil_tui.store import DB_NAME, SCHEMA_VERSION, Store
+from nil_tui.store.files import write_new
 
 EASY = dataclasses.asdict(PlayOptions(deals=2, bots=("easy", "easy", "easy"), seed=7))
 
@@ -121,6 +122,7 @@ def test_finish_game_writes_a_record_the_engine_reads(store: Store) -> None:
     record = finished(seed=42)
     store.save_current(record, EASY)
     path = store.finish_game(record, EASY)
+    assert path is not None
     assert path.parent == store.records_dir and path.suffix == ".json"
     assert "seed-42" in path.name and path.name[:4].isdigit()
     game = Game.from_record(json.loads(path.read_text(encoding="utf-8")))
@@ -168,7 +170,7 @@ def test_two_instances_finishing_the_same_game_at_once(home: Path) -> None:
 def test_record_files_never_overwrite_each_other(tmp_path: Path) -> None:
     names = []
     threads = [threading.Thread(target=lambda n=n: names.append(
-        store_mod._write_new(tmp_path / "same.json", str(n)))) for n in range(8)]
+        write_new(tmp_path / "same.json", str(n)))) for n in range(8)]
     for t in threads:
         t.start()
     for t in threads:
@@ -230,7 +232,9 @@ def test_garbage_bytes(home: Path) -> None:
     home.mkdir()
     garbage = bytes(random.Random(5).randrange(256) for _ in range(5000))
     (home / DB_NAME).write_bytes(garbage)
-    _assert_fresh_after_damage(home, "damaged or not a nil-tui store")
+    s = _assert_fresh_after_damage(home, "it is damaged (file is not a database)")
+    (aside,) = home.glob(f"{DB_NAME}.damaged-*")
+    assert str(aside) in s.warnings[0]  # says where the file went, in full
     (aside,) = home.glob(f"{DB_NAME}.damaged-*")
     assert aside.read_bytes() == garbage  # kept as it was
 
@@ -268,13 +272,26 @@ def test_empty_file_is_a_fresh_store(home: Path) -> None:
         assert s.warnings == [] and s.load_settings() == {}
 
 
-def test_schema_from_the_future(home: Path) -> None:
+def test_schema_from_the_future_is_left_untouched(home: Path) -> None:
     _make_store_with_games(home, 1)
     conn = sqlite3.connect(home / DB_NAME)
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 5}")
     conn.commit()
     conn.close()
-    _assert_fresh_after_damage(home, "newer version of nil-tui")
+    before = (home / DB_NAME).read_bytes()
+    with Store.open(home) as s:
+        said = (f"This data was written by a newer nil-tui (schema {SCHEMA_VERSION + 5}); this "
+                "version will not change it, so nothing is saved in this session.")
+        assert s.warnings == [said] and s.read_only_reason == said and s.problem == said
+        assert not s.persistent
+        game = play(Game(1, seed=2))
+        assert s.save_current(game.to_record(), EASY) is False  # not stored: says so
+        assert s.save_settings({"speed": "slow"}) is False
+        path = s.finish_game(game.to_record(), EASY)
+        assert path is not None and not path.is_relative_to(home)
+        path.unlink()
+    assert (home / DB_NAME).read_bytes() == before
+    assert not list(home.glob("*.damaged-*"))
 
 
 def test_a_database_of_another_program(home: Path) -> None:
@@ -369,7 +386,8 @@ def test_saved_game_that_no_longer_validates(home: Path) -> None:
         assert "saved game cannot be resumed" in s.warnings[0]
         assert "deals[0].tricks[0]" in s.warnings[0]  # names the field
         assert s.load_current() is None
-        (kept,) = s.records_dir.glob("unreadable-saved-game-*.json")
+        (kept,) = home.glob("set-aside-saved-game-*.json")
+        assert f"It was kept as {kept}." in s.warnings[0]
         assert json.loads(kept.read_text())["record"] == record
     with Store.open(home) as s:
         assert s.warnings == []

@@ -1,9 +1,19 @@
-"""Everything the player keeps between runs: settings, the game in progress, finished games,
-statistics. SQLite in the user data directory; this module is the only one that knows SQL.
+"""The ``Store``: settings, the game in progress, history and statistics, in SQLite.
 
-The store never stops the game from starting: a damaged or unreadable database is moved aside
-(kept, never deleted), a fresh one is started (in memory when the directory cannot be written)
-and ``Store.warnings`` says in plain words what happened.
+The store never stops the game and never loses it:
+
+- A damaged file (not a database, a failed integrity check, schema garbage) is moved aside
+  (kept, never deleted) and a fresh store started; ``warnings`` says where it went.
+- A file that another program holds is *not* damage: opening waits briefly
+  (``Store.open_wait``), then returns a store that is ``busy``; no call blocks longer than
+  ``Store.busy_timeout``; writes that meet the lock wait in a queue, retried by
+  ``retry_pending`` (the app calls it from a timer) and at the next write.
+- A file written by a newer nil-tui is left untouched: the store runs in memory, saving
+  nothing, and says so (``read_only_reason``).
+- Every write says whether it is durably stored, and ``problem`` says in plain words what is
+  keeping it from being stored, until a later write succeeds.
+- Rows that cannot be read (bad or hostile JSON) are set aside into files beside the database;
+  the rest is kept.
 
 Two instances at once: the first holds the main lock and the main game slot; any other is
 ``is_secondary`` and keeps its game in a slot of its own, so neither overwrites the other.
@@ -11,95 +21,73 @@ Two instances at once: the first holds the main lock and the main game slot; any
 
 from __future__ import annotations
 
-import datetime as _dt
-import hashlib
 import json
 import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-try:  # pragma: no cover - every supported POSIX system has fcntl
-    import fcntl
-except ImportError:  # pragma: no cover - Windows: no lock, every instance is the main one
-    fcntl = None  # type: ignore[assignment]
+from . import messages
+from .files import (
+    JSONDamage,
+    dumps,
+    fallback_records_dir,
+    keep_text,
+    loads,
+    loads_object,
+    move_aside,
+    now_utc,
+    plain,
+    set_aside,
+    stamp,
+    write_new,
+)
+from .locking import (
+    LOCK_NAME,
+    MAX_SLOTS,
+    FileLock,
+    claim_slot,
+    is_busy,
+    is_full,
+    is_read_only,
+    slot_is_free,
+)
+from .schema import (
+    GAME_COLUMNS,
+    GAME_SUMMARY_COLUMNS,
+    SCHEMA_VERSION,
+    StoreError,
+    count,
+    create,
+    migrate,
+    summary_row,
+    verify,
+)
+from .summaries import (
+    Figures,
+    GameSummary,
+    JSONObject,
+    fingerprint,
+    result_text,
+    seed_from_text,
+    seed_label,
+    summarize,
+)
 
 DB_NAME = "nil-tui.db"
-LOCK_NAME = "nil-tui.lock"
 RECORDS_DIR = "records"
-SCHEMA_VERSION = 2
-MAX_SLOTS = 16
-BUSY_TIMEOUT_MS = 10_000
 
-# --- schema ----------------------------------------------------------------------------------
-# Version 1: settings, the game in progress per slot, finished games as whole records.
-_SCHEMA_V1 = """
-CREATE TABLE settings (
-    key   TEXT PRIMARY KEY,
-    value TEXT NOT NULL
-);
-CREATE TABLE current (
-    slot     INTEGER PRIMARY KEY,
-    record   TEXT NOT NULL,
-    options  TEXT NOT NULL,
-    saved_at TEXT NOT NULL
-);
-CREATE TABLE games (
-    id          INTEGER PRIMARY KEY AUTOINCREMENT,
-    finished_at TEXT NOT NULL,
-    path        TEXT,
-    record      TEXT NOT NULL,
-    options     TEXT NOT NULL
-);
-"""
-
-# Version 2: a summary per finished game (for the history list without parsing records) and
-# running statistics per difficulty, kept in the same transaction as the game they count.
-_MIGRATE_V1_TO_V2 = """
-ALTER TABLE games ADD COLUMN fingerprint TEXT;
-ALTER TABLE games ADD COLUMN seed INTEGER;
-ALTER TABLE games ADD COLUMN difficulty TEXT NOT NULL DEFAULT '';
-ALTER TABLE games ADD COLUMN opponents TEXT NOT NULL DEFAULT '';
-ALTER TABLE games ADD COLUMN deals INTEGER NOT NULL DEFAULT 0;
-ALTER TABLE games ADD COLUMN totals TEXT NOT NULL DEFAULT '[]';
-ALTER TABLE games ADD COLUMN losers TEXT NOT NULL DEFAULT '[]';
-ALTER TABLE games ADD COLUMN lost INTEGER NOT NULL DEFAULT 0;
-ALTER TABLE games ADD COLUMN clean_deals INTEGER NOT NULL DEFAULT 0;
-ALTER TABLE games ADD COLUMN points INTEGER NOT NULL DEFAULT 0;
-CREATE UNIQUE INDEX games_fingerprint ON games(fingerprint);
-CREATE INDEX games_finished_at ON games(finished_at);
-CREATE TABLE stats (
-    difficulty  TEXT PRIMARY KEY,
-    games       INTEGER NOT NULL DEFAULT 0,
-    lost        INTEGER NOT NULL DEFAULT 0,
-    deals       INTEGER NOT NULL DEFAULT 0,
-    clean_deals INTEGER NOT NULL DEFAULT 0,
-    points      INTEGER NOT NULL DEFAULT 0
-);
-"""
-
-_TABLES = {1: {"settings", "current", "games"}, 2: {"settings", "current", "games", "stats"}}
-
-SEAT_LABELS = ("South", "West", "North", "East")
-
+Saved = tuple[JSONObject, JSONObject]  # (record, options) of a game in progress
 
 _UNREAD: dict[str, list[str]] = {}  # warnings of closed stores nobody read, by folder
 
 
 def _key(home: Path) -> str:
     return os.path.abspath(home)
-
-
-class StoreError(Exception):
-    """A store file that cannot be used; the message says why in plain words."""
-
-
-def now_utc() -> str:
-    return _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def default_home() -> Path:
@@ -112,142 +100,177 @@ def default_home() -> Path:
     return Path(platformdirs.user_data_dir("nil-tui", appauthor=False))
 
 
-# --- summaries of finished games (pure functions of the record) -----------------------------
-def difficulty_of(options: dict[str, Any] | None, record: dict[str, Any] | None = None) -> str:
-    """One word for the opponents' level: their shared level, else "mixed"."""
-    bots: list[str] = []
-    if isinstance(options, dict) and isinstance(options.get("bots"), (list, tuple)):
-        bots = [str(b) for b in options["bots"]]
-    elif isinstance(record, dict) and isinstance(record.get("players"), list):
-        bots = [str(p.get("bot", "?")) for p in record["players"][1:]
-                if isinstance(p, dict)]
-    if not bots:
-        return "unknown"
-    return bots[0] if len(set(bots)) == 1 else "mixed"
+def as_options(options: JSONObject) -> JSONObject:
+    """JSON keeps tuples as lists: give ``bots`` back as the tuple PlayOptions holds."""
+    if isinstance(options.get("bots"), list):
+        options["bots"] = tuple(options["bots"])
+    return options
 
 
-def opponents_of(options: dict[str, Any] | None, record: dict[str, Any] | None = None) -> str:
-    """The three opponents' levels, short: "easy x3" or "easy, hard, normal"."""
-    bots: list[str] = []
-    if isinstance(options, dict) and isinstance(options.get("bots"), (list, tuple)):
-        bots = [str(b) for b in options["bots"]]
-    elif isinstance(record, dict) and isinstance(record.get("players"), list):
-        bots = [str(p.get("bot", "?")) for p in record["players"][1:] if isinstance(p, dict)]
-    if not bots:
-        return "?"
-    if len(set(bots)) == 1:
-        return f"{bots[0]} x{len(bots)}"
-    return ", ".join(bots)
+def current_problem(record_text: object, options_text: object) -> str | None:
+    """Why a saved game cannot be resumed, or None when its record rebuilds a game."""
+    try:
+        record = loads(record_text)
+    except JSONDamage as exc:
+        return str(exc)
+    try:
+        loads_object(options_text)
+    except JSONDamage as exc:
+        return f"its options cannot be used ({exc})"
+    from ..engine.records import RecordError, from_record
+
+    try:
+        from_record(record)
+    except RecordError as exc:
+        return f"its record does not check out ({exc})"
+    except Exception as exc:  # noqa: BLE001 - a saved game must never stop the app
+        return f"its record cannot be rebuilt ({type(exc).__name__}: {exc})"
+    return None
 
 
-def summarize(record: dict[str, Any], options: dict[str, Any] | None) -> dict[str, Any]:
-    """What history and statistics keep of a finished game, from South's side (seat 0)."""
-    deals = [d for d in record.get("deals") or [] if isinstance(d, dict)]
-    complete = [d for d in deals if isinstance(d.get("points"), list) and len(d["points"]) == 4]
-    totals = record.get("totals")
-    if not (isinstance(totals, list) and len(totals) == 4):
-        totals = [sum(int(d["points"][s]) for d in complete) for s in range(4)]
-    totals = [int(t) for t in totals]
-    losers = record.get("losers")
-    if not isinstance(losers, list):
-        from .engine.game import lowest
-
-        losers = list(lowest(totals))
-    losers = [int(s) for s in losers]
-    clean = sum(1 for d in complete
-                if isinstance(d.get("taken"), list) and d["taken"] and d["taken"][0] == 0)
-    points = sum(int(d["points"][0]) for d in complete)
-    lost = 0 in losers
-    if lost:
-        result = "under the table" if len(losers) == 1 else "under the table (shared)"
-    elif not losers:
-        result = "draw"
-    else:
-        result = "safe"
-    seed = record.get("seed")
-    return {
-        "seed": seed if isinstance(seed, int) and not isinstance(seed, bool) else None,
-        "difficulty": difficulty_of(options, record),
-        "opponents": opponents_of(options, record),
-        "deals": len(complete),
-        "totals": totals,
-        "losers": losers,
-        "lost": lost,
-        "result": result,
-        "clean_deals": clean,
-        "points": points,
-    }
+def _int_list(text: object) -> list[int]:
+    value = loads(text)
+    if not isinstance(value, list) or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in value):
+        raise JSONDamage("it is not a list of numbers")
+    return value
 
 
-def fingerprint(record: dict[str, Any]) -> str:
-    """The same game gives the same fingerprint whenever its record was written."""
-    same = {k: v for k, v in record.items() if k not in ("created", "app_version")}
-    text = json.dumps(same, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+# --- writes that wait for the database -------------------------------------------------------
+class _Op:
+    """A write that runs inside one transaction; kept in a queue while it cannot."""
+
+    kind = "write"
+    what = "your data"
+
+    def run(self, store: Store, conn: sqlite3.Connection) -> None:
+        raise NotImplementedError
 
 
-# --- locks -----------------------------------------------------------------------------------
-class _FileLock:
-    """An exclusive ``flock`` on a file: released when closed or when the process dies."""
+class _SaveCurrent(_Op):
+    kind, what = "save", "the game in progress"
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.fd: int | None = None
+    def __init__(self, saved: Saved, record_text: str, options_text: str) -> None:
+        self.saved, self.record_text, self.options_text = saved, record_text, options_text
 
-    def acquire(self, blocking: bool = False, timeout: float = 10.0) -> bool:
-        if fcntl is None:  # pragma: no cover
-            return True
-        try:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-        except OSError:
-            try:
-                fd = os.open(self.path, os.O_RDONLY)
-            except OSError:
-                return False
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                if not blocking or time.monotonic() > deadline:
-                    os.close(fd)
-                    return False
-                time.sleep(0.02)
-                continue
-            self.fd = fd
-            return True
+    def run(self, store: Store, conn: sqlite3.Connection) -> None:
+        if not store._current_seen:  # a saved game nobody has seen yet is kept, not replaced
+            store._archive_in(conn)
+        conn.execute("INSERT OR REPLACE INTO current(slot, record, options, saved_at) "
+                     "VALUES (?, ?, ?, ?)",
+                     (store.slot, self.record_text, self.options_text, now_utc()))
+        store._current_seen = True
 
-    def release(self) -> None:
-        if self.fd is not None:
-            try:
-                os.close(self.fd)  # closing drops the flock
-            finally:
-                self.fd = None
+
+class _ClearCurrent(_Op):
+    kind, what = "clear", "the end of the saved game"
+
+    def __init__(self, keep: tuple[str, str] | None = None) -> None:
+        self.keep = keep  # a saved game to keep inside the store (no file could hold it)
+
+    def run(self, store: Store, conn: sqlite3.Connection) -> None:
+        if self.keep is not None:
+            conn.execute("INSERT OR REPLACE INTO settings(key, value) VALUES (?, ?)",
+                         (f"_unreadable_saved_game_{stamp()}",
+                          json.dumps({"record": self.keep[0], "options": self.keep[1]})))
+        conn.execute("DELETE FROM current WHERE slot = ?", (store.slot,))
+
+
+class _SaveSettings(_Op):
+    kind, what = "settings", "the settings"
+
+    def __init__(self, rows: list[tuple[str, str]]) -> None:
+        self.rows = rows
+
+    def run(self, store: Store, conn: sqlite3.Connection) -> None:
+        conn.executemany("INSERT OR REPLACE INTO settings(key, value) VALUES (?, ?)",
+                         self.rows)
+
+
+class _Archive(_Op):
+    kind, what = "archive", "the unfinished game"
+
+    def __init__(self) -> None:
+        self.game_id: int | None = None
+
+    def run(self, store: Store, conn: sqlite3.Connection) -> None:
+        self.game_id = store._archive_in(conn)
+
+
+class _Finish(_Op):
+    kind, what = "finish", "the finished game"
+
+    def __init__(self, record: JSONObject, texts: tuple[str, str], summary: GameSummary,
+                 mark: str) -> None:
+        self.record, self.summary, self.mark = record, summary, mark
+        self.record_text, self.options_text = texts
+        self.path: Path | None = None
+
+    def run(self, store: Store, conn: sqlite3.Connection) -> None:
+        known = conn.execute("SELECT path FROM games WHERE fingerprint = ? AND finished = 1",
+                             (self.mark,)).fetchone()
+        if known is not None:  # another instance finished this very game
+            if self.path is not None and known[0] and Path(known[0]) != self.path:
+                self.path.unlink(missing_ok=True)
+            self.path = Path(known[0]) if known[0] else self.path
+        else:
+            if self.path is None:
+                self.path = store._write_record_file(self.record, self.summary.seed)
+            conn.execute(
+                "INSERT INTO games(finished_at, path, record, options, fingerprint, finished, "
+                f"{GAME_SUMMARY_COLUMNS}) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (now_utc(), str(self.path), self.record_text, self.options_text, self.mark,
+                 *summary_row(self.summary)))
+            count(conn, self.summary)
+        conn.execute("DELETE FROM current WHERE slot = ?", (store.slot,))
 
 
 # --- the store -------------------------------------------------------------------------------
 class Store:
-    """Settings, the game in progress, finished games and statistics. Open with ``Store.open``."""
+    """Settings, the game in progress, history and statistics. Open with ``Store.open``.
+
+    Reading: ``load_settings``, ``load_current``, ``history``, ``load_record``, ``stats``.
+    Writing (each returns whether the data is durably stored): ``save_settings``,
+    ``save_current``, ``clear_current``, ``finish_game``, ``archive_current``, ``reopen``,
+    ``set_aside_current``; ``retry_pending`` retries what could not be written yet.
+    State for the player: ``warnings`` (what happened at opening and since), ``problem`` (the
+    write problem unsolved now), ``busy``, ``read_only_reason``, ``is_secondary``.
+    """
+
+    open_wait: ClassVar[float] = 1.0  # seconds opening may wait for a locked database
+    busy_timeout: ClassVar[float] = 0.25  # seconds any one call may wait for the lock
 
     def __init__(self, conn: sqlite3.Connection, home: Path, *, slot: int = 0,
                  persistent: bool = True, warnings: list[str] | None = None,
-                 lock: _FileLock | None = None) -> None:
+                 lock: FileLock | None = None, ready: bool = True,
+                 read_only_reason: str | None = None) -> None:
         self._conn = conn
         self._mutex = threading.RLock()
         self.home = home
         self.slot = slot
         self.persistent = persistent
+        self.read_only_reason = read_only_reason
+        """Why nothing is saved in this session (a newer nil-tui's data, a read-only folder,
+        no folder at all), or None when the store saves."""
         self._warnings: list[str] = list(warnings or [])
         self._warnings_read = False
         self._lock = lock
-        self.last_error: str | None = None
+        self._ready = ready
+        self._busy = False
+        self._problem: str | None = None
+        self._pending: list[_Op] = []
+        self._current_seen = ready
+        self._set_aside_ids: set[int] = set()
+        self._games_checked = False
         self.records_dir = home / RECORDS_DIR
-        self.db_path = home / DB_NAME
+        self._db_path = home / DB_NAME
 
     # --- opening -------------------------------------------------------------------------
     @classmethod
     def open(cls, home: str | os.PathLike[str] | None = None) -> Store:
-        """Open (or create) the store in ``home``; never raises for a damaged store."""
+        """Open (or create) the store in ``home``; never raises for a damaged, locked or
+        newer store, and waits at most about ``open_wait`` seconds. ``warnings`` then says
+        what was found: a damaged file and where it was kept, a lock, a newer version."""
         base = Path(home).expanduser() if home is not None else default_home()
         store = cls._open(base)
         # Warnings nobody read (an earlier open in this process only looked up settings)
@@ -261,193 +284,235 @@ class Store:
         self._warnings_read = True
         return self._warnings
 
+    @property
+    def problem(self) -> str | None:
+        """The write problem not solved now, in plain words (locked, read-only file or
+        folder, disk full, newer version, no folder), or None: everything asked of the store
+        is stored. Goes back to None once a later write succeeds."""
+        return self._problem or self.read_only_reason
+
+    @property
+    def busy(self) -> bool:
+        """Another program held the database at the last attempt to use it."""
+        return self._busy
+
+    @property
+    def is_secondary(self) -> bool:
+        """Another instance was already playing when this one opened the store."""
+        return self.slot != 0
+
     @classmethod
     def _open(cls, base: Path) -> Store:
         warnings: list[str] = []
         try:
             base.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            warnings.append(f"Cannot create the data folder {base} ({exc.strerror or exc}): "
-                            "this game will not be saved.")
-            return cls._in_memory(base, warnings)
+            reason = (f"Cannot create the data folder {base} ({exc.strerror or exc}): this "
+                      "game will not be saved.")
+            warnings.append(reason)
+            return cls._in_memory(base, warnings, reason)
         writable = os.access(base, os.W_OK | os.X_OK)
-
-        # The slot: 0 for the first instance, 1.. for others running at the same time.
-        slot, lock = 0, _FileLock(base / LOCK_NAME)
-        if not writable and not lock.path.exists():
-            lock = None  # type: ignore[assignment]  # nobody can lock here: nothing to share
-        elif not lock.acquire():
-            lock = None  # type: ignore[assignment]
-            for n in range(1, MAX_SLOTS):
-                other = _FileLock(base / f"{LOCK_NAME}.{n}")
-                if other.acquire():
-                    slot, lock = n, other
-                    break
-            else:
-                slot = MAX_SLOTS + os.getpid() % 100_000
-
-        if not writable:
-            warnings.append(f"The data folder {base} is read-only: this game, your settings "
-                            "and statistics will not be saved.")
-            store = cls._read_only_copy(base, warnings)
-            store.slot = slot
-            store._lock = lock
-            return store
-
-        # Only one instance at a time checks, repairs and migrates the file.
-        gate = _FileLock(base / f"{LOCK_NAME}.open")
-        gate.acquire(blocking=True, timeout=BUSY_TIMEOUT_MS / 1000)
-        try:
-            conn = cls._connect_checked(base, warnings, may_move=slot == 0)
-        finally:
-            gate.release()
-        if conn is None:
-            store = cls._in_memory(base, warnings)
-            store.slot = slot
-            store._lock = lock
-            return store
-        store = cls(conn, base, slot=slot, persistent=True, warnings=warnings, lock=lock)
-        if slot == 0:
-            store._adopt_left_behind()
-        store._check_current()
+        slot, lock = claim_slot(base, writable)
+        if writable:
+            store = cls._open_file(base, warnings, slot)
+        else:
+            reason = (f"The data folder {base} is read-only: this game, your settings and "
+                      "statistics will not be saved.")
+            warnings.append(reason)
+            store = cls._read_only_copy(base, warnings, reason)
+        store.slot, store._lock = slot, lock
+        if store._ready:
+            if slot == 0 and store.persistent:
+                store._adopt_left_behind()
+            store._check_current(seen=True)
         return store
 
     @classmethod
     def in_memory(cls, reason: str) -> Store:
         """A store that saves nothing between runs, for when the real one cannot be opened at
         all; finished games are still written as record files in the temporary folder."""
-        return cls._in_memory(_fallback_records_dir().parent / "nil-tui-unsaved",
-                              [f"Games cannot be saved this time ({reason})."])
+        text = f"Games cannot be saved this time ({reason})."
+        return cls._in_memory(fallback_records_dir().parent / "nil-tui-unsaved", [text], text)
 
     @classmethod
-    def _in_memory(cls, base: Path, warnings: list[str]) -> Store:
+    def _in_memory(cls, base: Path, warnings: list[str], reason: str) -> Store:
         conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
-        _create(conn)
-        return cls(conn, base, persistent=False, warnings=warnings)
+        create(conn)
+        store = cls(conn, base, persistent=False, warnings=warnings, read_only_reason=reason)
+        store.records_dir = fallback_records_dir()
+        return store
 
     @classmethod
-    def _read_only_copy(cls, base: Path, warnings: list[str]) -> Store:
-        """What can be read from a store in a read-only folder, copied into memory."""
+    def _read_only_copy(cls, base: Path, warnings: list[str], reason: str) -> Store:
+        """What can be read from a store that cannot be written, copied into memory."""
         path = base / DB_NAME
-        if path.exists():
-            try:
+        mem = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        try:
+            if path.exists():
                 src = sqlite3.connect(f"{path.resolve().as_uri()}?immutable=1", uri=True)
                 try:
-                    _verify(src)
-                    version = src.execute("PRAGMA user_version").fetchone()[0]
+                    version = verify(src)
                     if version > SCHEMA_VERSION:
-                        raise StoreError("written by a newer nil-tui")
-                    mem = sqlite3.connect(":memory:", isolation_level=None,
-                                          check_same_thread=False)
+                        raise StoreError(messages.newer(version))
                     src.backup(mem)
                 finally:
                     src.close()
-                _migrate(mem)
-                store = cls(mem, base, persistent=False, warnings=warnings)
-                store._check_current()
-                return store
-            except (sqlite3.Error, StoreError) as exc:
-                warnings.append(f"The saved data in {path} cannot be read ({_plain(exc)}); "
-                                "starting with defaults.")
-        return cls._in_memory(base, warnings)
+            migrate(mem)
+        except (sqlite3.Error, StoreError) as exc:
+            warnings.append(f"The saved data in {path} cannot be read ({plain(exc)}); "
+                            "starting with defaults.")
+            mem.close()
+            return cls._in_memory(base, warnings, reason)
+        store = cls(mem, base, persistent=False, warnings=warnings, read_only_reason=reason)
+        store.records_dir = fallback_records_dir()
+        return store
 
     @classmethod
-    def _connect_checked(cls, base: Path, warnings: list[str],
-                         may_move: bool) -> sqlite3.Connection | None:
+    def _connect(cls, path: Path) -> sqlite3.Connection:
+        conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False,
+                               timeout=cls.busy_timeout)
+        conn.execute(f"PRAGMA busy_timeout = {int(cls.busy_timeout * 1000)}")
+        return conn
+
+    @staticmethod
+    def _probe(conn: sqlite3.Connection) -> tuple[str, str]:
+        """Check and migrate the file: ("ready", ""), ("busy", ""), ("newer", version),
+        ("read-only", why), ("full", why) or ("damaged", why)."""
+        try:
+            version = verify(conn)
+            if version > SCHEMA_VERSION:
+                return "newer", str(version)
+            _journal(conn)
+            if version < SCHEMA_VERSION:
+                migrate(conn)
+        except StoreError as exc:
+            return "damaged", str(exc)
+        except sqlite3.Error as exc:
+            return _kind_of(exc), f"it is damaged ({plain(exc)})"
+        return "ready", ""
+
+    @classmethod
+    def _probe_until(cls, conn: sqlite3.Connection, deadline: float) -> tuple[str, str]:
+        while True:
+            kind, why = cls._probe(conn)
+            if kind != "busy" or time.monotonic() + cls.busy_timeout > deadline:
+                return kind, why
+            time.sleep(0.05)
+
+    @classmethod
+    def _open_file(cls, base: Path, warnings: list[str], slot: int) -> Store:
+        """The store on the file, or the fallback its state calls for."""
+        gate = FileLock(base / f"{LOCK_NAME}.open")  # one instance checks and migrates
+        gate.acquire(blocking=True, timeout=cls.open_wait)
+        try:
+            deadline = time.monotonic() + cls.open_wait
+            for _ in range(3):  # the file, then at most two fresh ones if it is damaged
+                path = base / DB_NAME
+                try:
+                    conn = cls._connect(path)
+                except sqlite3.Error as exc:
+                    text = f"The data file {path} cannot be opened ({plain(exc)}); " \
+                           "this game will not be saved."
+                    warnings.append(text)
+                    return cls._in_memory(base, warnings, text)
+                kind, why = cls._probe_until(conn, deadline)
+                store = cls._after_probe(conn, base, warnings, slot, (kind, why))
+                if store is not None:
+                    return store
+            text = "A fresh data file could not be started; this game will not be saved."
+            warnings.append(text)  # pragma: no cover - a fresh file that fails again
+            return cls._in_memory(base, warnings, text)  # pragma: no cover
+        finally:
+            gate.release()
+
+    @classmethod
+    def _after_probe(cls, conn: sqlite3.Connection, base: Path, warnings: list[str],
+                     slot: int, probed: tuple[str, str]) -> Store | None:
+        """The store for what the probe found; None to try a fresh file."""
+        kind, why = probed
         path = base / DB_NAME
-        for attempt in range(2):
-            problem: str | None = None
-            conn: sqlite3.Connection | None = None
-            try:
-                conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False,
-                                       timeout=BUSY_TIMEOUT_MS / 1000)
-                conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-                _verify(conn)
-                version = conn.execute("PRAGMA user_version").fetchone()[0]
-                if version > SCHEMA_VERSION:
-                    problem = (f"it was written by a newer version of nil-tui (store version "
-                               f"{version}; this one reads up to {SCHEMA_VERSION})")
-                else:
-                    mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-                    if str(mode).lower() != "wal":  # pragma: no cover - e.g. network drives
-                        conn.execute("PRAGMA journal_mode = DELETE")
-                    conn.execute("PRAGMA synchronous = NORMAL")
-                    conn.execute("PRAGMA foreign_keys = ON")
-                    _migrate(conn)
-                    return conn
-            except StoreError as exc:
-                problem = str(exc)
-            except sqlite3.DatabaseError as exc:
-                problem = f"it is damaged or not a nil-tui store ({_plain(exc)})"
-            if conn is not None:
-                conn.close()
-            if not may_move:
-                warnings.append(f"The saved data in {path} cannot be used: {problem}. Another "
-                                "nil-tui is running; this one plays without saving.")
-                return None
-            moved = _move_aside(path)
-            if moved is None:
-                warnings.append(f"The saved data in {path} cannot be used: {problem}; it could "
-                                "not be moved aside either, so this game will not be saved.")
-                return None
-            warnings.append(f"The saved data could not be used: {problem}. It was kept as "
-                            f"{moved.name} and a fresh store was started (settings, statistics "
-                            "and the saved game start over).")
-        return None  # pragma: no cover - a fresh file that fails again
+        if kind == "ready":
+            return cls(conn, base, warnings=warnings)
+        if kind == "busy":
+            store = cls(conn, base, warnings=warnings, ready=False)
+            store._busy, store._problem = True, messages.LOCKED
+            warnings.append(messages.LOCKED)
+            return store
+        conn.close()
+        if kind == "newer":
+            text = messages.newer(int(why))
+            warnings.append(text)
+            return cls._in_memory(base, warnings, text)
+        if kind in ("read-only", "full"):
+            text = (messages.read_only_file(path) if kind == "read-only"
+                    else messages.full(base))
+            warnings.append(text)
+            return cls._read_only_copy(base, warnings, text)
+        if slot != 0:
+            text = (f"The data file {path} cannot be used: {why}. Another nil-tui is "
+                    "running; this one plays without saving.")
+            warnings.append(text)
+            return cls._in_memory(base, warnings, text)
+        moved = move_aside(path)
+        if moved is None:
+            text = (f"The data file {path} cannot be used: {why}; it could not be moved "
+                    "aside either, so this game will not be saved.")
+            warnings.append(text)
+            return cls._in_memory(base, warnings, text)
+        warnings.append(messages.damaged_kept(why, moved))
+        return None
+
+    def _ensure_ready(self) -> bool:
+        """Finish opening a store that was locked at first; False while it still is."""
+        if self._ready:
+            return True
+        kind, _ = self._probe(self._conn)
+        if kind == "busy":
+            self._busy = True
+            return False
+        if kind == "ready":  # the saved game is checked when it is loaded, or kept (unseen)
+            self._ready, self._busy = True, False
+            return True
+        # Readable at last, but not usable as it is: fall back as opening would have.
+        self._conn.close()
+        fresh = self._open_file(self.home, self._warnings, self.slot)
+        self._conn, self._ready = fresh._conn, fresh._ready
+        self.persistent, self.read_only_reason = fresh.persistent, fresh.read_only_reason
+        self.records_dir, self._busy = fresh.records_dir, fresh._busy
+        return self._ready
 
     def _adopt_left_behind(self) -> None:
         """A game saved by a second instance that is no longer running becomes the main saved
         game when there is none, so ``resume`` finds it."""
-        rows = self._conn.execute("SELECT slot FROM current WHERE slot != 0 ORDER BY saved_at "
-                                  "DESC").fetchall()
-        if not rows or self._conn.execute("SELECT 1 FROM current WHERE slot = 0").fetchone():
+        rows = self._rows("SELECT slot FROM current WHERE slot != 0 ORDER BY saved_at DESC")
+        if not rows or self._rows("SELECT 1 FROM current WHERE slot = 0"):
             return
         for (slot,) in rows:
-            if 0 < slot < MAX_SLOTS:
-                probe = _FileLock(self.home / f"{LOCK_NAME}.{slot}")
-                if not probe.acquire():
-                    continue  # that instance is still playing
-            else:
-                probe = None
+            probe = slot_is_free(self.home, slot) if 0 < slot < MAX_SLOTS else None
+            if probe is None and 0 < slot < MAX_SLOTS:
+                continue  # that instance is still playing
             try:
                 with self._tx() as conn:
                     conn.execute("UPDATE current SET slot = 0 WHERE slot = ?", (slot,))
+            except sqlite3.Error:
+                pass  # next time
             finally:
                 if probe is not None:
                     probe.release()
             return
 
-    def _check_current(self) -> None:
+    def _check_current(self, seen: bool) -> None:
         """A saved game that no longer reads back is reported and set aside, not resumed."""
-        row = self._conn.execute("SELECT record, options FROM current WHERE slot = ?",
-                                 (self.slot,)).fetchone()
-        if row is None:
+        rows = self._rows("SELECT record, options FROM current WHERE slot = ?", (self.slot,))
+        if rows is None:
             return
-        problem = _current_problem(row[0], row[1])
-        if problem is None:
-            return
-        kept = self._set_aside_current(row[0], row[1])
-        where = f" It was kept as {kept}." if kept else ""
-        self._warnings.append(f"The saved game cannot be resumed: {problem}.{where}")
+        self._current_seen = seen
+        if rows:
+            problem = current_problem(rows[0][0], rows[0][1])
+            if problem is not None:
+                self._set_aside_texts(rows[0][0], rows[0][1], problem)
 
-    def _set_aside_current(self, record_text: str, options_text: str) -> Path | None:
-        kept: Path | None = None
-        try:
-            self.records_dir.mkdir(parents=True, exist_ok=True)
-            kept = _write_new(self.records_dir / f"unreadable-saved-game-{_stamp()}.json",
-                              json.dumps({"record": _loads_or_text(record_text),
-                                          "options": _loads_or_text(options_text)}, indent=1))
-        except OSError:
-            kept = None
-        with self._tx() as conn:
-            if kept is None:
-                conn.execute("INSERT OR REPLACE INTO settings(key, value) VALUES (?, ?)",
-                             (f"_unreadable_saved_game_{_stamp()}",
-                              json.dumps({"record": record_text, "options": options_text})))
-            conn.execute("DELETE FROM current WHERE slot = ?", (self.slot,))
-        return kept
-
-    # --- transactions --------------------------------------------------------------------
+    # --- transactions and reads ----------------------------------------------------------
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
         with self._mutex:
@@ -461,190 +526,407 @@ class Store:
                     conn.execute("ROLLBACK")
                 raise
 
-    def _read(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
+    def _rows(self, sql: str, params: tuple[object, ...] = ()) -> list[Any] | None:
+        """The rows of a query, or None when the database cannot be read now."""
         with self._mutex:
-            return fn(self._conn)
+            if not self._ensure_ready():
+                return None
+            try:
+                rows = self._conn.execute(sql, params).fetchall()
+            except sqlite3.Error as exc:
+                self._busy = is_busy(exc)
+                if not self._busy:
+                    self._problem = f"nil-tui could not read its data ({plain(exc)})."
+                return None
+            return rows
 
-    # --- public API ----------------------------------------------------------------------
-    @property
-    def is_secondary(self) -> bool:
-        """Another instance was already playing when this one opened the store."""
-        return self.slot != 0
+    # --- writes --------------------------------------------------------------------------
+    def _submit(self, op: _Op) -> bool:
+        with self._mutex:
+            if op.kind == "save" and self._pending and self._pending[-1].kind == "save":
+                self._pending[-1] = op  # the newest saved game supersedes the older one
+            else:
+                self._pending.append(op)
+            return self._flush() and self.persistent
 
-    def load_settings(self) -> dict[str, Any]:
-        rows = self._read(lambda c: c.execute(
-            "SELECT key, value FROM settings WHERE key NOT LIKE '\\_%' ESCAPE '\\'").fetchall())
-        settings: dict[str, Any] = {}
+    def _flush(self) -> bool:
+        """Write what waits, in order; True when nothing waits any more."""
+        with self._mutex:
+            if self._pending and not self._ensure_ready():
+                self._problem = messages.LOCKED
+                return False
+            failed: str | None = None
+            while self._pending:
+                op = self._pending[0]
+                try:
+                    with self._tx() as conn:
+                        op.run(self, conn)
+                except (sqlite3.Error, OSError) as exc:
+                    failed = messages.write_problem(exc, op.what, self.home, self._db_path)
+                    self._problem, self._busy = failed, is_busy(exc)
+                    if isinstance(exc, (sqlite3.OperationalError, OSError)):
+                        return False  # kept, to try again
+                self._pending.pop(0)  # done, or never possible (then ``problem`` says so)
+            self._problem, self._busy = failed, False
+            return failed is None
+
+    def retry_pending(self) -> bool:
+        """Try again the writes that could not be done (a lock, a full disk, a read-only
+        file); True when everything asked of the store is now durably stored. The app calls
+        it from a timer while ``problem`` is set; each call waits at most ``busy_timeout``."""
+        return self._flush() and self.persistent
+
+    def save_settings(self, settings: JSONObject) -> bool:
+        """Keep these settings (merged over the ones already kept); True when stored."""
+        try:
+            rows = [(str(k), dumps(v)) for k, v in settings.items()
+                    if not str(k).startswith("_")]
+        except JSONDamage as exc:
+            self._problem = f"The settings cannot be saved: {exc}."
+            return False
+        return self._submit(_SaveSettings(rows))
+
+    def save_current(self, record: JSONObject, options: JSONObject) -> bool:
+        """The game in progress, in one transaction: all of it or (on a crash) the last one.
+        True when it is durably stored; else it waits (the newest save replacing an older
+        one that waits) and ``problem`` says why."""
+        try:
+            texts = dumps(record), dumps(options)
+        except JSONDamage as exc:
+            self._problem = f"The game in progress cannot be saved: {exc}."
+            return False
+        return self._submit(_SaveCurrent((record, dict(options)), *texts))
+
+    def clear_current(self) -> bool:
+        """Forget the game in progress (it was finished or set aside); True when stored."""
+        return self._submit(_ClearCurrent())
+
+    def archive_current(self) -> int | None:
+        """Move this instance's saved game into history, marked unfinished (its record kept,
+        resumable with ``reopen``), before a new game replaces it. Returns its history id;
+        None when there is no saved game, or when it cannot be done now (then it waits, is
+        done before any later save, and ``problem`` says why)."""
+        op = _Archive()
+        self._submit(op)
+        return op.game_id
+
+    def reopen(self, game_id: int) -> Saved | None:
+        """Make an unfinished game from history the saved game again (archiving the current
+        one first) and take it off the unfinished list; returns (record, options), or None
+        when there is no such unfinished game or the store cannot be written now."""
+        with self._mutex:
+            if not self._flush():
+                return None
+            try:
+                with self._tx() as conn:
+                    row = conn.execute("SELECT record, options FROM games "
+                                       "WHERE id = ? AND finished = 0", (game_id,)).fetchone()
+                    if row is None:
+                        return None
+                    saved = loads_object(row[0]), loads_object(row[1])
+                    self._archive_in(conn)
+                    conn.execute("INSERT OR REPLACE INTO current(slot, record, options, "
+                                 "saved_at) VALUES (?, ?, ?, ?)",
+                                 (self.slot, row[0], row[1], now_utc()))
+                    conn.execute("DELETE FROM games WHERE id = ?", (game_id,))
+            except JSONDamage as exc:
+                self._set_aside_game(game_id, f"its record {exc}")
+                return None
+            except sqlite3.Error as exc:
+                self._problem = messages.write_problem(exc, "the game to resume", self.home,
+                                                       self._db_path)
+                self._busy = is_busy(exc)
+                return None
+            self._current_seen = True
+            return saved[0], as_options(saved[1])
+
+    def finish_game(self, record: JSONObject, options: JSONObject) -> Path | None:
+        """Write the finished game's record file, add it to history and statistics and clear
+        the game in progress, all at once. Finishing the same game twice counts it once.
+        Returns the record file, or None when the record or the history row could not be
+        written now (it waits and is retried; ``problem`` says why). In a store that saves
+        nothing (``read_only_reason``) the record file is still written (in the temporary
+        folder) and returned."""
+        try:
+            texts = dumps(record), dumps(options)
+            summary = summarize(record, options)
+            mark = fingerprint(record)
+        except (JSONDamage, TypeError, ValueError, RecursionError) as exc:
+            self._problem = f"The finished game cannot be saved: {plain(exc)}."
+            return None
+        with self._mutex:
+            known = self._rows("SELECT path FROM games WHERE fingerprint = ? AND finished = 1",
+                               (mark,))
+            if known:
+                self._submit(_ClearCurrent())
+                return Path(known[0][0]) if known[0][0] else None
+            waiting = [op for op in self._pending if isinstance(op, _Finish) and op.mark == mark]
+            op = waiting[0] if waiting else _Finish(record, texts, summary, mark)
+            if not waiting:
+                op.path = self._try_record_file(record, summary.seed)
+                self._pending.append(op)
+            stored = self._flush()
+            return op.path if stored and (self.persistent or op.path is not None) else None
+
+    def set_aside_current(self, reason: str) -> Path | None:
+        """The saved game cannot be resumed (its record does not load in the engine): keep it
+        as a file beside the store and clear it. Returns that file (also said in
+        ``warnings``), or None when no file could be written (it is then kept inside the
+        store) or there is no saved game."""
+        with self._mutex:
+            waiting = [op for op in self._pending if isinstance(op, _SaveCurrent)]
+            if waiting and self._pending[-1] is waiting[-1]:
+                texts: tuple[object, object] = (waiting[-1].record_text,
+                                                waiting[-1].options_text)
+            else:
+                rows = self._rows("SELECT record, options FROM current WHERE slot = ?",
+                                  (self.slot,))
+                if not rows:
+                    return None
+                texts = rows[0][0], rows[0][1]
+            return self._set_aside_texts(texts[0], texts[1], reason)
+
+    # --- reads ---------------------------------------------------------------------------
+    def load_settings(self) -> JSONObject:
+        """The settings kept (a setting that cannot be read is set aside into a file)."""
+        rows = self._rows("SELECT key, value FROM settings WHERE key NOT LIKE '\\_%' "
+                          "ESCAPE '\\'") or []
+        settings: JSONObject = {}
         for key, value in rows:
             try:
-                settings[key] = json.loads(value)
-            except ValueError:
-                continue
-        return _as_options(settings)
+                settings[key] = loads(value)
+            except JSONDamage as exc:
+                self._set_aside_setting(key, value, str(exc))
+        return as_options(settings)
 
-    def _failed(self, what: str, exc: sqlite3.Error) -> None:
-        """A write that failed while playing (disk full, store locked too long): the game
-        goes on; the problem is kept in ``warnings`` and ``last_error``."""
-        message = f"Could not save {what} ({_plain(exc)})."
-        self.last_error = message
-        if message not in self._warnings:
-            self._warnings.append(message)
-
-    def save_settings(self, settings: dict[str, Any]) -> None:
-        """Keep these settings (merged over the ones already kept)."""
-        rows = [(str(k), json.dumps(v)) for k, v in settings.items() if not str(k).startswith("_")]
-        try:
-            with self._tx() as conn:
-                conn.executemany("INSERT OR REPLACE INTO settings(key, value) VALUES (?, ?)",
-                                 rows)
-        except sqlite3.Error as exc:
-            self._failed("the settings", exc)
-
-    def save_current(self, record: dict[str, Any], options: dict[str, Any]) -> None:
-        """The game in progress, in one transaction: all of it or (on a crash) the last one."""
-        record_text = json.dumps(record, separators=(",", ":"))
-        options_text = json.dumps(options, separators=(",", ":"))
-        try:
-            with self._tx() as conn:
-                conn.execute("INSERT OR REPLACE INTO current(slot, record, options, saved_at) "
-                             "VALUES (?, ?, ?, ?)",
-                             (self.slot, record_text, options_text, now_utc()))
-        except sqlite3.Error as exc:
-            self._failed("the game in progress", exc)
-
-    def load_current(self) -> tuple[dict[str, Any], dict[str, Any]] | None:
-        """(record, options) of this instance's saved game, or None. A saved game that no
-        longer reads back is set aside (see ``warnings``) and None is returned."""
-        row = self._read(lambda c: c.execute(
-            "SELECT record, options FROM current WHERE slot = ?", (self.slot,)).fetchone())
-        if row is None:
-            return None
-        problem = _current_problem(row[0], row[1])
-        if problem is not None:
-            kept = self._set_aside_current(row[0], row[1])
-            where = f" It was kept as {kept}." if kept else ""
-            self._warnings.append(f"The saved game cannot be resumed: {problem}.{where}")
-            return None
-        return json.loads(row[0]), _as_options(json.loads(row[1]))
-
-    def clear_current(self) -> None:
-        try:
-            with self._tx() as conn:
-                conn.execute("DELETE FROM current WHERE slot = ?", (self.slot,))
-        except sqlite3.Error as exc:
-            self._failed("the end of the saved game", exc)
-
-    def finish_game(self, record: dict[str, Any], options: dict[str, Any]) -> Path:
-        """Write the finished game's record file, add it to history and statistics and clear
-        the game in progress, all at once. Finishing the same game twice counts it once."""
-        summary = summarize(record, options)
-        mark = fingerprint(record)
+    def load_current(self) -> Saved | None:
+        """(record, options) of this instance's saved game, or None (also while the store is
+        ``busy`` and the game cannot be read). A saved game that no longer reads back is set
+        aside into a file (see ``warnings``) and None is returned."""
         with self._mutex:
-            try:
-                known = self._conn.execute("SELECT path FROM games WHERE fingerprint = ?",
-                                           (mark,)).fetchone()
-            except sqlite3.Error:
-                known = None
-            if known is not None:
-                self.clear_current()
-                return Path(known[0])
-            finished_at = now_utc()
-            path = self._write_record_file(record, summary["seed"])
-            try:
-                self._add_game(record, options, summary, mark, finished_at, path)
-            except sqlite3.IntegrityError:  # another instance finished this very game
-                known = self._conn.execute("SELECT path FROM games WHERE fingerprint = ?",
-                                           (mark,)).fetchone()
-                self.clear_current()
-                if known is not None and Path(known[0]) != path:
-                    path.unlink(missing_ok=True)
-                    path = Path(known[0])
-            except sqlite3.Error as exc:
-                self._failed("the finished game in history and statistics", exc)
-        return path
-
-    def _add_game(self, record: dict[str, Any], options: dict[str, Any],
-                  summary: dict[str, Any], mark: str, finished_at: str, path: Path) -> None:
-        with self._tx() as conn:
-            conn.execute(
-                "INSERT INTO games(finished_at, path, record, options, fingerprint, seed, "
-                "difficulty, opponents, deals, totals, losers, lost, clean_deals, points) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (finished_at, str(path), json.dumps(record, separators=(",", ":")),
-                 json.dumps(options, separators=(",", ":")), mark, summary["seed"],
-                 summary["difficulty"], summary["opponents"], summary["deals"],
-                 json.dumps(summary["totals"]), json.dumps(summary["losers"]),
-                 int(summary["lost"]), summary["clean_deals"], summary["points"]))
-            _count(conn, summary)
-            conn.execute("DELETE FROM current WHERE slot = ?", (self.slot,))
-
-    def _write_record_file(self, record: dict[str, Any], seed: int | None) -> Path:
-        name = f"{_stamp()}_seed-{seed if seed is not None else 'none'}.json"
-        text = json.dumps(record, indent=1) + "\n"
-        for folder in (self.records_dir, _fallback_records_dir()):
-            try:
-                folder.mkdir(parents=True, exist_ok=True)
-                path = _write_new(folder / name, text)
-            except OSError as exc:
-                self._warnings.append(f"Cannot write the game record in {folder} "
-                                     f"({exc.strerror or exc}).")
-                continue
-            return path
-        return self.records_dir / name  # pragma: no cover - nowhere writable at all
+            for op in reversed(self._pending):  # what waits to be written is the newest
+                if isinstance(op, _SaveCurrent):
+                    return loads_object(op.record_text), as_options(dict(op.saved[1]))
+                if isinstance(op, (_ClearCurrent, _Finish, _Archive)):
+                    return None
+            rows = self._rows("SELECT record, options FROM current WHERE slot = ?",
+                              (self.slot,))
+            if rows is None:
+                return None
+            self._current_seen = True
+            if not rows:
+                return None
+            problem = current_problem(rows[0][0], rows[0][1])
+            if problem is not None:
+                self._set_aside_texts(rows[0][0], rows[0][1], problem)
+                return None
+            return loads_object(rows[0][0]), as_options(loads_object(rows[0][1]))
 
     def history(self) -> list[dict[str, Any]]:
-        """Finished games, newest first."""
-        rows = self._read(lambda c: c.execute(
+        """Games in history, newest first: finished ones and unfinished ones (``finished``
+        False, ``result`` "unfinished": set aside when a new game replaced them; resumable
+        with ``reopen``). Each row: id, path (the record file, None for unfinished games),
+        finished_at (when it entered history), finished, deals (complete deals), result,
+        opponents, totals, lost, losers, difficulty, seed, clean_deals, points. A row that
+        cannot be read is set aside into a file and left out."""
+        rows = self._rows(
             "SELECT id, path, finished_at, deals, opponents, totals, lost, difficulty, seed, "
-            "clean_deals, points, losers FROM games ORDER BY finished_at DESC, id DESC"
-        ).fetchall())
+            "clean_deals, points, losers, finished FROM games "
+            "ORDER BY finished_at DESC, id DESC") or []
         out = []
         for (gid, path, finished_at, deals, opponents, totals, lost, difficulty, seed,
-             clean, points, losers) in rows:
-            loser_list = _loads_or(losers, [])
+             clean, points, losers, finished) in rows:
+            try:
+                total_list, loser_list = _int_list(totals), _int_list(losers)
+            except JSONDamage as exc:
+                self._set_aside_game(gid, f"its summary {exc}")
+                continue
             out.append({
                 "id": gid, "path": Path(path) if path else None, "finished_at": finished_at,
-                "deals": deals, "result": _result_text(bool(lost), loser_list),
-                "opponents": opponents, "totals": _loads_or(totals, []), "lost": bool(lost),
-                "losers": loser_list, "difficulty": difficulty, "seed": seed,
+                "finished": bool(finished), "deals": deals,
+                "result": result_text(bool(lost), loser_list, bool(finished)),
+                "opponents": opponents, "totals": total_list, "lost": bool(lost),
+                "losers": loser_list, "difficulty": difficulty, "seed": seed_from_text(seed),
                 "clean_deals": clean, "points": points,
             })
+        self._games_checked = True
         return out
 
-    def load_record(self, game_id: int) -> dict[str, Any] | None:
-        """The record of a finished game from history (kept in the store, so it opens even
-        if its file was moved)."""
-        row = self._read(lambda c: c.execute("SELECT record FROM games WHERE id = ?",
-                                             (game_id,)).fetchone())
-        return None if row is None else _loads_or(row[0], None)
+    def load_record(self, game_id: int) -> JSONObject | None:
+        """The record of a game from history, finished or not (kept in the store, so it
+        opens even if its file was moved); None when there is none or it cannot be read (it
+        is then set aside into a file)."""
+        rows = self._rows("SELECT record FROM games WHERE id = ?", (game_id,))
+        if not rows:
+            return None
+        try:
+            return loads_object(rows[0][0])
+        except JSONDamage as exc:
+            self._set_aside_game(game_id, f"its record {exc}")
+            return None
 
     def stats(self) -> dict[str, Any]:
-        """Games played and lost, deals kept clean and points per deal, by difficulty and
-        overall; and a series of points per deal, game by game, oldest first."""
-        rows = self._read(lambda c: c.execute(
-            "SELECT difficulty, games, lost, deals, clean_deals, points FROM stats "
-            "ORDER BY games DESC, difficulty").fetchall())
-        by: dict[str, dict[str, Any]] = {}
-        overall = _figures(0, 0, 0, 0, 0)
-        for difficulty, games, lost, deals, clean, points in rows:
-            by[difficulty] = _figures(games, lost, deals, clean, points)
-            for key in ("games", "lost", "deals", "clean_deals", "points"):
-                overall[key] += by[difficulty][key]
-        overall = _figures(overall["games"], overall["lost"], overall["deals"],
-                           overall["clean_deals"], overall["points"])
-        series_rows = self._read(lambda c: c.execute(
+        """Finished games only: games played and lost, deals kept clean and points per deal,
+        by difficulty ("by_difficulty") and "overall"; and a "series" of points per deal,
+        game by game, oldest first."""
+        if not self._games_checked:
+            self.history()  # sets aside unreadable rows, so the figures count the rest
+        rows = self._rows("SELECT difficulty, games, lost, deals, clean_deals, points "
+                          "FROM stats WHERE games > 0 ORDER BY games DESC, difficulty") or []
+        by = {d: Figures(*figures) for d, *figures in rows}
+        overall = Figures(*(sum(getattr(f, key) for f in by.values()) for key in
+                            ("games", "lost", "deals", "clean_deals", "points")))
+        series_rows = self._rows(
             "SELECT finished_at, difficulty, deals, points, lost, clean_deals FROM games "
-            "ORDER BY finished_at, id").fetchall())
+            "WHERE finished = 1 ORDER BY finished_at, id") or []
         series = [{"finished_at": f, "difficulty": d, "deals": n, "points": p,
                    "points_per_deal": p / n if n else 0.0, "lost": bool(lo), "clean_deals": c}
                   for f, d, n, p, lo, c in series_rows]
-        return {"by_difficulty": by, "overall": overall, "series": series}
+        return {"by_difficulty": {d: f.as_dict() for d, f in by.items()},
+                "overall": overall.as_dict(), "series": series}
 
+    # --- keeping what cannot be used -----------------------------------------------------
+    def _archive_in(self, conn: sqlite3.Connection) -> int | None:
+        """Inside a transaction: move this slot's saved game into history as unfinished."""
+        row = conn.execute("SELECT record, options FROM current WHERE slot = ?",
+                           (self.slot,)).fetchone()
+        if row is None:
+            return None
+        try:
+            record, options = loads_object(row[0]), loads_object(row[1])
+            summary = summarize(record, options, finished=False)
+            mark = "unfinished-" + fingerprint(record)
+        except (JSONDamage, TypeError, ValueError, RecursionError) as exc:
+            kept = self._keep_file("saved-game", {"why": plain(exc),
+                                                  "record": keep_text(row[0]),
+                                                  "options": keep_text(row[1])})
+            self._warnings.append(f"The saved game cannot be resumed: {plain(exc)}. It was "
+                                  f"kept as {kept}.")
+            conn.execute("DELETE FROM current WHERE slot = ?", (self.slot,))
+            return None
+        known = conn.execute("SELECT id FROM games WHERE fingerprint = ?", (mark,)).fetchone()
+        if known is not None:
+            game_id = int(known[0])
+        else:
+            cursor = conn.execute(
+                "INSERT INTO games(finished_at, path, record, options, fingerprint, finished, "
+                f"{GAME_SUMMARY_COLUMNS}) VALUES (?, NULL, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, "
+                "?)", (now_utc(), row[0], row[1], mark, *summary_row(summary)))
+            game_id = int(cursor.lastrowid or 0)
+        conn.execute("DELETE FROM current WHERE slot = ?", (self.slot,))
+        return game_id
+
+    def _keep_file(self, what: str, content: JSONObject) -> Path:
+        """Data that cannot be used, kept as ``set-aside-<what>-<time>.json`` beside the
+        database; raises OSError when it cannot be written."""
+        return set_aside(self.home, f"set-aside-{what}-{stamp()}.json", content)
+
+    def _set_aside_texts(self, record_text: object, options_text: object,
+                         reason: str) -> Path | None:
+        content = {"why": reason, "record": keep_text(record_text),
+                   "options": keep_text(options_text)}
+        try:
+            kept: Path | None = self._keep_file("saved-game", content)
+        except OSError as exc:
+            kept = None
+            where = (f"It could not be written to a file ({exc.strerror or exc}), so it was "
+                     "kept inside the data file.")
+            op = _ClearCurrent(keep=(str(record_text), str(options_text)))
+        else:
+            where = f"It was kept as {kept}."
+            op = _ClearCurrent()
+        self._warnings.append(f"The saved game cannot be resumed: {reason}. {where}")
+        self._submit(op)
+        return kept
+
+    def _set_aside_game(self, game_id: int, problem: str) -> None:
+        """A history row that cannot be read: kept as a file, then taken out of history
+        (and its game out of the statistics)."""
+        if game_id in self._set_aside_ids:
+            return
+        self._set_aside_ids.add(game_id)
+        rows = self._rows(f"SELECT {', '.join(GAME_COLUMNS)} FROM games WHERE id = ?",
+                          (game_id,))
+        if not rows:
+            return
+        row = dict(zip(GAME_COLUMNS, rows[0]))
+        try:
+            kept = self._keep_file(f"game-{game_id}", {
+                "why": problem, "game": {k: keep_text(v) if k in ("record", "options", "totals",
+                                                                  "losers") else v
+                                         for k, v in row.items()}})
+        except OSError as exc:
+            self._warnings.append(f"A game in history cannot be read ({problem}); it could not "
+                                  f"be copied to a file ({exc.strerror or exc}), so it stays in "
+                                  "the data file and is left out of history for now.")
+            return
+        self._warnings.append(f"A game in history cannot be read ({problem}); it was kept as "
+                              f"{kept} and left out of history and statistics.")
+        self._drop_game(row)
+
+    def _drop_game(self, row: dict[str, Any]) -> None:
+        try:
+            with self._tx() as conn:
+                if row.get("finished") == 1:
+                    summary = GameSummary(None, str(row["difficulty"]), "", int(row["deals"]),
+                                          [], [], bool(row["lost"]), "",
+                                          int(row["clean_deals"]), int(row["points"]))
+                    count(conn, summary, sign=-1)
+                conn.execute("DELETE FROM games WHERE id = ?", (row["id"],))
+        except (sqlite3.Error, TypeError, ValueError):
+            pass  # left out of this session's history all the same; its file is kept
+
+    def _set_aside_setting(self, key: str, value: object, problem: str) -> None:
+        try:
+            kept = self._keep_file("setting", {"why": problem, "key": key,
+                                               "value": keep_text(value)})
+        except OSError:
+            return  # skipped: the default applies, the value stays in the data file
+        self._warnings.append(f"The setting {key!r} cannot be read ({problem}); it was kept "
+                              f"as {kept} and the default is used.")
+        try:
+            with self._tx() as conn:
+                conn.execute("DELETE FROM settings WHERE key = ?", (key,))
+        except sqlite3.Error:
+            pass
+
+    def _try_record_file(self, record: JSONObject, seed: int | None) -> Path | None:
+        try:
+            return self._write_record_file(record, seed)
+        except OSError as exc:
+            self._problem = messages.write_problem(exc, "the game record", self.home,
+                                                   self._db_path)
+            return None
+
+    def _write_record_file(self, record: JSONObject, seed: int | None) -> Path:
+        """The record file, in ``records_dir`` or else the temporary folder; raises OSError
+        when neither can be written."""
+        name = f"{stamp()}_seed-{seed_label(seed)}.json"
+        text = json.dumps(record, indent=1) + "\n"
+        error: OSError | None = None
+        for folder in (self.records_dir, fallback_records_dir()):
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+                path = write_new(folder / name, text)
+            except OSError as exc:
+                error = error or exc
+                continue
+            if error is not None:
+                self._warnings.append(f"Cannot write the game record in {self.records_dir} "
+                                      f"({error.strerror or error}); it was written as {path}.")
+            return path
+        assert error is not None
+        raise error
+
+    # --- closing -------------------------------------------------------------------------
     def close(self) -> None:
-        if self._warnings and not self._warnings_read:
-            _UNREAD.setdefault(_key(self.home), []).extend(self._warnings)
-            self._warnings = []
+        """Write what waits if the database allows it now, and let go of the store."""
         with self._mutex:
+            if self._pending:
+                self._flush()
+            if self._warnings and not self._warnings_read:
+                _UNREAD.setdefault(_key(self.home), []).extend(self._warnings)
+                self._warnings = []
             try:
                 self._conn.close()
             finally:
@@ -659,218 +941,22 @@ class Store:
         self.close()
 
 
-# --- helpers ---------------------------------------------------------------------------------
-def _figures(games: int, lost: int, deals: int, clean: int, points: int) -> dict[str, Any]:
-    return {"games": games, "lost": lost, "deals": deals, "clean_deals": clean,
-            "points": points, "points_per_deal": points / deals if deals else 0.0,
-            "clean_share": clean / deals if deals else 0.0,
-            "lost_share": lost / games if games else 0.0}
-
-
-def _count(conn: sqlite3.Connection, summary: dict[str, Any]) -> None:
-    conn.execute(
-        "INSERT INTO stats(difficulty, games, lost, deals, clean_deals, points) "
-        "VALUES (?, 1, ?, ?, ?, ?) ON CONFLICT(difficulty) DO UPDATE SET "
-        "games = games + 1, lost = lost + excluded.lost, deals = deals + excluded.deals, "
-        "clean_deals = clean_deals + excluded.clean_deals, points = points + excluded.points",
-        (summary["difficulty"], int(summary["lost"]), summary["deals"],
-         summary["clean_deals"], summary["points"]))
-
-
-def _result_text(lost: bool, losers: list[int]) -> str:
-    if lost:
-        return "under the table" if len(losers) <= 1 else "under the table (shared)"
-    return "draw" if not losers else "safe"
-
-
-def _verify(conn: sqlite3.Connection) -> None:
-    """Raise StoreError (or sqlite3.DatabaseError) unless the file is a sound nil-tui store."""
-    rows = conn.execute("PRAGMA quick_check").fetchall()
-    if [r[0] for r in rows] != ["ok"]:
-        raise StoreError(f"it is damaged ({rows[0][0]})")
-    version = conn.execute("PRAGMA user_version").fetchone()[0]
-    tables = {r[0] for r in conn.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")}
-    if version == 0:
-        if tables:
-            raise StoreError("it is not a nil-tui store (unknown tables, no version)")
-        return
-    if version in _TABLES and not _TABLES[version] <= tables:
-        missing = ", ".join(sorted(_TABLES[version] - tables))
-        raise StoreError(f"it is damaged (missing tables: {missing})")
-
-
-def _create(conn: sqlite3.Connection) -> None:
-    _migrate(conn)
-
-
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {}
-
-
-def _migration(version: int) -> Callable[[Callable[[sqlite3.Connection], None]],
-                                         Callable[[sqlite3.Connection], None]]:
-    def register(fn: Callable[[sqlite3.Connection], None]) -> Callable[[sqlite3.Connection],
-                                                                        None]:
-        MIGRATIONS[version] = fn
-        return fn
-    return register
-
-
-@_migration(1)
-def _to_v1(conn: sqlite3.Connection) -> None:
-    for statement in _SCHEMA_V1.split(";"):
-        if statement.strip():
-            conn.execute(statement)
-
-
-@_migration(2)
-def _to_v2(conn: sqlite3.Connection) -> None:
-    for statement in _MIGRATE_V1_TO_V2.split(";"):
-        if statement.strip():
-            conn.execute(statement)
-    rows = conn.execute("SELECT id, record, options FROM games ORDER BY id").fetchall()
-    for gid, record_text, options_text in rows:
-        record = _loads_or(record_text, {})
-        options = _loads_or(options_text, {})
-        if not isinstance(record, dict):
-            record = {}
-        s = summarize(record, options if isinstance(options, dict) else {})
-        mark = fingerprint(record) if record else f"unreadable-{gid}"
-        if conn.execute("SELECT 1 FROM games WHERE fingerprint = ?", (mark,)).fetchone():
-            mark = f"{mark}-{gid}"  # the same game twice in an old store: keep both rows
-        conn.execute(
-            "UPDATE games SET fingerprint = ?, seed = ?, difficulty = ?, opponents = ?, "
-            "deals = ?, totals = ?, losers = ?, lost = ?, clean_deals = ?, points = ? "
-            "WHERE id = ?",
-            (mark, s["seed"], s["difficulty"], s["opponents"], s["deals"],
-             json.dumps(s["totals"]), json.dumps(s["losers"]), int(s["lost"]),
-             s["clean_deals"], s["points"], gid))
-        _count(conn, s)
-
-
-def _migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> None:
-    """Bring the schema to ``target``, one version at a time, each in its own transaction."""
-    while True:
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if version >= target:
-                conn.execute("COMMIT")
-                return
-            MIGRATIONS[version + 1](conn)
-            conn.execute(f"PRAGMA user_version = {version + 1}")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        conn.execute("COMMIT")
-
-
-def _current_problem(record_text: str, options_text: str) -> str | None:
+def _journal(conn: sqlite3.Connection) -> None:
+    """WAL where the file allows it; a read-only or locked file keeps the mode it has."""
     try:
-        record = json.loads(record_text)
-        options = json.loads(options_text)
-    except ValueError as exc:
-        return f"it is not readable JSON ({exc})"
-    if not isinstance(options, dict):
-        return "its options are not a JSON object"
-    from .engine.records import RecordError, from_record
-
-    try:
-        from_record(record)
-    except RecordError as exc:
-        return f"its record does not check out ({exc})"
-    except Exception as exc:  # noqa: BLE001 - a saved game must never stop the app
-        return f"its record cannot be rebuilt ({type(exc).__name__}: {exc})"
-    return None
+        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        if str(mode).lower() != "wal":  # pragma: no cover - e.g. network drives
+            conn.execute("PRAGMA journal_mode = DELETE")
+    except sqlite3.OperationalError:
+        pass
+    conn.execute("PRAGMA synchronous = NORMAL")
 
 
-def _stamp() -> str:
-    now = _dt.datetime.now(_dt.timezone.utc)
-    return now.strftime("%Y-%m-%d_%H-%M-%S")
-
-
-def _unique(path: Path) -> Path:
-    if not path.exists():
-        return path
-    for n in range(2, 10_000):
-        candidate = path.with_name(f"{path.stem}-{n}{path.suffix}")
-        if not candidate.exists():
-            return candidate
-    raise OSError(f"too many files named like {path.name}")  # pragma: no cover
-
-
-def _write_new(path: Path, text: str) -> Path:
-    """Write a new file whole (a temporary file, then linked in under a name nobody has
-    taken, even another instance at the same moment); returns the name it got."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    try:
-        with open(tmp, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        for n in range(1, 10_000):
-            target = path if n == 1 else path.with_name(f"{path.stem}-{n}{path.suffix}")
-            try:
-                os.link(tmp, target)
-            except FileExistsError:
-                continue
-            except OSError:  # no hard links here: claim the name, then replace it
-                try:
-                    os.close(os.open(target, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
-                except FileExistsError:
-                    continue
-                os.replace(tmp, target)
-            return target
-        raise OSError(f"too many files named like {path.name}")  # pragma: no cover
-    finally:
-        try:
-            tmp.unlink()
-        except OSError:
-            pass
-
-
-def _move_aside(path: Path) -> Path | None:
-    """Rename a damaged store (and its journal files) to ``<name>.damaged-<time>``."""
-    target = _unique(path.with_name(f"{path.name}.damaged-{_stamp()}"))
-    try:
-        if path.exists():
-            os.replace(path, target)
-        for suffix in ("-wal", "-shm", "-journal"):
-            side = path.with_name(path.name + suffix)
-            if side.exists():
-                os.replace(side, target.with_name(target.name + suffix))
-    except OSError:
-        return None
-    return target
-
-
-def _fallback_records_dir() -> Path:
-    import tempfile
-
-    return Path(tempfile.gettempdir()) / "nil-tui-records"
-
-
-def _plain(exc: BaseException) -> str:
-    text = str(exc).strip() or type(exc).__name__
-    return text[0].lower() + text[1:] if text else text
-
-
-def _as_options(options: dict[str, Any]) -> dict[str, Any]:
-    """JSON keeps tuples as lists: give ``bots`` back as the tuple PlayOptions holds."""
-    if isinstance(options.get("bots"), list):
-        options["bots"] = tuple(options["bots"])
-    return options
-
-
-def _loads_or(text: Any, default: Any) -> Any:
-    try:
-        return json.loads(text)
-    except (TypeError, ValueError):
-        return default
-
-
-def _loads_or_text(text: str) -> Any:
-    try:
-        return json.loads(text)
-    except ValueError:
-        return text
+def _kind_of(exc: sqlite3.Error) -> str:
+    if is_busy(exc):
+        return "busy"
+    if is_read_only(exc):
+        return "read-only"
+    if is_full(exc):
+        return "full"
+    return "damaged"

@@ -1,0 +1,61 @@
+"""What the store tells the player, in plain words: each message says what happened, what
+was kept where, and whether the game is being saved."""
+
+from __future__ import annotations
+
+import errno
+import sqlite3
+from pathlib import Path
+
+from .files import plain
+from .locking import is_busy, is_full, is_read_only
+
+LOCKED = ("Another program is using nil-tui's data; your game goes on and will be saved as "
+          "soon as it is free.")
+
+_FULL_ERRNOS = {errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)}
+_READ_ONLY_ERRNOS = {errno.EROFS, errno.EACCES, errno.EPERM}
+
+
+def newer(version: int) -> str:
+    return (f"This data was written by a newer nil-tui (schema {version}); this version will "
+            "not change it, so nothing is saved in this session.")
+
+
+def full(home: Path) -> str:
+    return (f"The disk that holds nil-tui's data ({home}) is full; your game goes on, but it "
+            "is not saved until there is room.")
+
+
+def read_only_file(path: Path) -> str:
+    return (f"nil-tui's data file {path} is read-only; your game goes on, but it is not saved "
+            "until the file can be written.")
+
+
+def read_only_folder(folder: Path) -> str:
+    return (f"The folder {folder} is read-only; your game goes on, but it is not saved until "
+            "the folder can be written.")
+
+
+def damaged_kept(problem: str, kept: Path) -> str:
+    return (f"The data file could not be used: {problem}. It was kept as {kept} and a fresh "
+            "one was started (settings, statistics and the saved game start over).")
+
+
+def write_problem(exc: BaseException, what: str, home: Path, db_path: Path) -> str:
+    """Why a write failed, for ``Store.problem``."""
+    if is_busy(exc):
+        return LOCKED
+    if is_full(exc):
+        return full(home)
+    if is_read_only(exc):
+        return read_only_file(db_path)
+    if isinstance(exc, OSError) and exc.errno in _FULL_ERRNOS:
+        return full(home)
+    if isinstance(exc, OSError) and exc.errno in _READ_ONLY_ERRNOS:
+        where = Path(exc.filename).parent if exc.filename else home
+        return read_only_folder(where)
+    if isinstance(exc, (sqlite3.Error, OSError)):
+        return (f"nil-tui could not save {what} ({plain(exc)}); your game goes on and saving "
+                "is tried again.")
+    return f"nil-tui could not save {what} ({plain(exc)})."  # pragma: no cover

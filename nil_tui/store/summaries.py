@@ -1,0 +1,165 @@
+"""What history and statistics keep of a game: pure functions of its record, no SQL."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+JSONObject = dict[str, Any]  # a record or options object as JSON gives it back
+
+LONG_SEED = 20  # digits; a longer seed is shortened (with a hash) in record file names
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """One game from South's side (seat 0), as history and statistics keep it."""
+
+    seed: int | None
+    difficulty: str
+    opponents: str
+    deals: int
+    totals: list[int]
+    losers: list[int]
+    lost: bool
+    result: str
+    clean_deals: int
+    points: int
+
+
+@dataclass(frozen=True)
+class Figures:
+    """Games played and lost, deals kept clean and points, with their shares."""
+
+    games: int
+    lost: int
+    deals: int
+    clean_deals: int
+    points: int
+
+    def as_dict(self) -> JSONObject:
+        return {"games": self.games, "lost": self.lost, "deals": self.deals,
+                "clean_deals": self.clean_deals, "points": self.points,
+                "points_per_deal": self.points / self.deals if self.deals else 0.0,
+                "clean_share": self.clean_deals / self.deals if self.deals else 0.0,
+                "lost_share": self.lost / self.games if self.games else 0.0}
+
+
+def _bots(options: JSONObject | None, record: JSONObject | None) -> list[str]:
+    if isinstance(options, dict) and isinstance(options.get("bots"), (list, tuple)):
+        return [str(b) for b in options["bots"]]
+    if isinstance(record, dict) and isinstance(record.get("players"), list):
+        return [str(p.get("bot", "?")) for p in record["players"][1:] if isinstance(p, dict)]
+    return []
+
+
+def difficulty_of(options: JSONObject | None, record: JSONObject | None = None) -> str:
+    """One word for the opponents' level: their shared level, else "mixed"."""
+    bots = _bots(options, record)
+    if not bots:
+        return "unknown"
+    return bots[0] if len(set(bots)) == 1 else "mixed"
+
+
+def opponents_of(options: JSONObject | None, record: JSONObject | None = None) -> str:
+    """The three opponents' levels, short: "easy x3" or "easy, hard, normal"."""
+    bots = _bots(options, record)
+    if not bots:
+        return "?"
+    if len(set(bots)) == 1:
+        return f"{bots[0]} x{len(bots)}"
+    return ", ".join(bots)
+
+
+def result_text(lost: bool, losers: list[int], finished: bool = True) -> str:
+    if not finished:
+        return "unfinished"
+    if lost:
+        return "under the table" if len(losers) <= 1 else "under the table (shared)"
+    return "draw" if not losers else "safe"
+
+
+def _complete_deals(record: JSONObject) -> list[JSONObject]:
+    deals = [d for d in record.get("deals") or [] if isinstance(d, dict)]
+    return [d for d in deals if isinstance(d.get("points"), list) and len(d["points"]) == 4]
+
+
+def _totals(record: JSONObject, complete: list[JSONObject]) -> list[int]:
+    totals = record.get("totals")
+    if isinstance(totals, list) and len(totals) == 4:
+        return [int(t) for t in totals]
+    return [sum(int(d["points"][s]) for d in complete) for s in range(4)]
+
+
+def _losers(record: JSONObject, totals: list[int], finished: bool) -> list[int]:
+    if not finished:
+        return []
+    losers = record.get("losers")
+    if isinstance(losers, list):
+        return [int(s) for s in losers]
+    from ..engine.game import lowest
+
+    return list(lowest(totals))
+
+
+def seed_of(record: JSONObject) -> int | None:
+    seed = record.get("seed")
+    return seed if isinstance(seed, int) and not isinstance(seed, bool) else None
+
+
+def summarize(record: JSONObject, options: JSONObject | None,
+              finished: bool = True) -> GameSummary:
+    """What history and statistics keep of a game, from South's side (seat 0). An unfinished
+    game has no losers yet: it is neither lost nor won."""
+    complete = _complete_deals(record)
+    totals = _totals(record, complete)
+    losers = _losers(record, totals, finished)
+    clean = sum(1 for d in complete
+                if isinstance(d.get("taken"), list) and d["taken"] and d["taken"][0] == 0)
+    lost = 0 in losers
+    return GameSummary(
+        seed=seed_of(record), difficulty=difficulty_of(options, record),
+        opponents=opponents_of(options, record), deals=len(complete), totals=totals,
+        losers=losers, lost=lost, result=result_text(lost, losers, finished),
+        clean_deals=clean, points=sum(int(d["points"][0]) for d in complete))
+
+
+def fingerprint(record: JSONObject) -> str:
+    """The same game gives the same fingerprint whenever its record was written."""
+    same = {k: v for k, v in record.items() if k not in ("created", "app_version")}
+    text = json.dumps(same, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def seed_text(seed: int | None) -> str | None:
+    """A seed as the store keeps it: text, so that any integer fits (SQLite's INTEGER stops at
+    2**63 - 1)."""
+    if seed is None:
+        return None
+    try:
+        return str(seed)
+    except ValueError:  # more digits than Python converts to text
+        return None
+
+
+def seed_from_text(text: object) -> int | None:
+    if isinstance(text, int) and not isinstance(text, bool):
+        return text
+    if not isinstance(text, str):
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
+def seed_label(seed: int | None) -> str:
+    """The seed as it appears in a record file name: short and safe whatever its size."""
+    text = seed_text(seed)
+    if text is None:
+        return "none"
+    if len(text) <= LONG_SEED:
+        return text
+    digest = hashlib.sha256(text.encode("ascii")).hexdigest()[:10]
+    return f"{text[:12]}-{digest}"
