@@ -8,7 +8,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from ..engine import Card, PlayerView
 
@@ -26,6 +26,11 @@ class Bot(Protocol):
 
 class BotSpecError(ValueError):
     """A bot spec that names no bot, or names something that is not a bot."""
+
+
+class BotMissing(BotSpecError):
+    """A plugin bot that is not installed here (its module or its entry point is gone): the
+    app can offer a built-in level for its seat instead."""
 
 
 @dataclass(frozen=True)
@@ -77,7 +82,7 @@ def _load_target(target: str, spec: str) -> Callable[..., Any]:
                                f"{attr!r}") from None
     if not callable(obj):
         raise BotSpecError(f"bot spec {spec!r}: {attr!r} is not a class or factory")
-    return obj  # type: ignore[return-value]
+    return obj
 
 
 def plugin_entry_points() -> dict[str, str]:
@@ -120,7 +125,7 @@ def make_bot(spec: str, *, seed: int) -> Bot:
                            "choose(view) method)")
     if not isinstance(getattr(bot, "name", None), str):
         try:
-            bot.name = spec  # type: ignore[attr-defined]
+            bot.name = spec
         except Exception:  # noqa: BLE001, S110 - a bot without a settable name keeps none
             pass
     return bot  # type: ignore[no-any-return]
@@ -135,23 +140,38 @@ def seat_seed(game_seed: int | None, seat: int) -> int:
     return int.from_bytes(digest[:6], "big")
 
 
-__all__ = ["ENTRY_POINT_GROUP", "HIDDEN", "LEVELS", "Bot", "BotSpecError", "Level", "advise",
-           "check_spec", "make_bot", "plugin_entry_points", "seat_seed"]
+__all__ = ["ENTRY_POINT_GROUP", "HIDDEN", "LEVELS", "Bot", "BotMissing", "BotPlayer",
+           "BotSpecError", "Choice", "Level", "advise", "check_spec", "make_bot", "open_player",
+           "plugin_entry_points", "seat_seed"]
+
+if TYPE_CHECKING:
+    from .players import BotPlayer, open_player
+    from .safety import Choice
+
+_LAZY = {"BotPlayer": "players", "open_player": "players", "Choice": "safety"}
+
+
+def __getattr__(name: str) -> Any:
+    """``BotPlayer``, ``open_player`` and ``Choice``, imported on first use (importing the
+    package stays cheap for the app's start)."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
 
 
 def check_spec(spec: str) -> None:
-    """Raise BotSpecError unless the spec names a bot. Built-in levels and installed plugins
-    are checked by name, without importing their code."""
+    """Raise BotSpecError unless the spec names a bot that can play here: BotMissing when it
+    names a plugin that is not installed. Built-in levels are checked by name; a plugin is
+    loaded and built in its own process (as a game would), never in this one."""
     if not isinstance(spec, str) or not spec.strip():
         raise BotSpecError(f"empty bot spec {spec!r}")
     spec = spec.strip()
-    if spec in LEVELS or spec in HIDDEN or spec in plugin_entry_points():
+    if spec in LEVELS or spec in HIDDEN:
         return
-    if ":" not in spec:
-        known = ", ".join([*LEVELS, *plugin_entry_points()])
-        raise BotSpecError(f"unknown bot {spec!r} (known: {known}; or use package.module:Name)")
-    make_bot(spec, seed=0)
+    from .players import open_player
 
+    open_player(spec, 0).close()
 
 
 def advise(view: PlayerView) -> tuple[Card, str]:

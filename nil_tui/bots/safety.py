@@ -54,37 +54,55 @@ class Choice:
     incident: str | None = None  # why the card was played for the bot, or None
 
 
-def fallback_card(view: PlayerView) -> Card:
-    """The safe card played for a failing bot: its lowest legal card."""
-    return min(view.legal, key=lambda c: (c.rank, c.suit))
+def fallback_card(view: PlayerView, legal: tuple[Card, ...] | None = None) -> Card:
+    """The safe card played for a failing bot: its lowest legal card (of ``legal`` when given:
+    the caller's own copy of the legal cards, kept before the bot saw the view)."""
+    return min(view.legal if legal is None else legal, key=lambda c: (c.rank, c.suit))
 
 
-def _checked(view: PlayerView, answer: object, name: str) -> Choice:
-    if isinstance(answer, str):
-        try:
-            answer = Card.parse(answer)
-        except ValueError:
-            pass
-    if isinstance(answer, Card) and answer in view.legal:
-        return Choice(answer)
-    return Choice(fallback_card(view), f"{name} chose {answer!r}, which is not a legal card; "
-                  f"{fallback_card(view)} was played for it")
+def _checked(legal: tuple[Card, ...], answer: object, name: str) -> Choice:
+    from . import protocol
+    from .players import _by_value, _incident
+
+    card = _by_value(answer, legal)
+    if card is not None:
+        return Choice(card)
+    fallback = min(legal, key=lambda c: (c.rank, c.suit))
+    return Choice(fallback, _incident(f"{name} chose {protocol.describe(answer)}, which is "
+                                      f"not a legal card; {fallback} was played for it"))
+
+
+def _failed(legal: tuple[Card, ...], name: str, error: BaseException) -> Choice:
+    from . import protocol
+    from .players import _incident
+
+    fallback = min(legal, key=lambda c: (c.rank, c.suit))
+    return Choice(fallback, _incident(f"{name} failed ({protocol.describe_error(error)}); "
+                                      f"{fallback} was played for it"))
 
 
 def choose_safely(bot: object, view: PlayerView,
                   time_cap: float | None | _Default = DEFAULT) -> Choice:
-    """Ask a bot for a card, never raising and never waiting longer than ``time_cap`` seconds
-    (default: :func:`default_time_cap`; None: no cap, the call runs in this thread)."""
+    """Ask a bot in this process for a card, never raising and never waiting longer than
+    ``time_cap`` seconds (default: :func:`default_time_cap`; None: no cap, the call runs in
+    this thread). The game itself asks bots through :func:`nil_tui.bots.open_player`, which
+    runs plugins in a process of their own; this is for bots a caller trusts."""
+    from . import protocol
+
     if isinstance(time_cap, _Default):
         time_cap = default_time_cap()
-    name = str(getattr(bot, "name", type(bot).__name__))
+    legal = view.legal  # kept before the bot sees the view
+    try:
+        raw_name = getattr(bot, "name", None)
+    except Exception:  # noqa: BLE001 - a name that cannot be read
+        raw_name = None
+    name = protocol.safe_name(raw_name, protocol.type_name(bot))
     if time_cap is None:
         try:
             answer = bot.choose(view)  # type: ignore[attr-defined]
         except Exception as exc:  # noqa: BLE001 - any bot failure is contained
-            return Choice(fallback_card(view), f"{name} failed ({type(exc).__name__}: {exc}); "
-                          f"{fallback_card(view)} was played for it")
-        return _checked(view, answer, name)
+            return _failed(legal, name, exc)
+        return _checked(legal, answer, name)
 
     box: dict[str, object] = {}
 
@@ -94,14 +112,14 @@ def choose_safely(bot: object, view: PlayerView,
         except BaseException as exc:  # noqa: BLE001
             box["error"] = exc
 
-    worker = threading.Thread(target=ask, name=f"bot-{name}", daemon=True)
+    worker = threading.Thread(target=ask, name="bot-decision", daemon=True)
     worker.start()
     worker.join(time_cap)
     if worker.is_alive():
-        return Choice(fallback_card(view), f"{name} took longer than {time_cap:g} s; "
-                      f"{fallback_card(view)} was played for it")
-    if "error" in box:
-        error = box["error"]
-        return Choice(fallback_card(view), f"{name} failed ({type(error).__name__}: {error}); "
-                      f"{fallback_card(view)} was played for it")
-    return _checked(view, box.get("answer"), name)
+        fallback = fallback_card(view, legal)
+        return Choice(fallback, f"{name} took longer than {time_cap:g} s; "
+                      f"{fallback} was played for it")
+    error = box.get("error")
+    if isinstance(error, BaseException):
+        return _failed(legal, name, error)
+    return _checked(legal, box.get("answer"), name)

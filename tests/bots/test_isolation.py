@@ -150,3 +150,102 @@ def test_a_view_has_no_path_to_hidden_cards() -> None:
         assert not cards & hidden
         with pytest.raises(dataclasses.FrozenInstanceError):
             view.hand = ()  # type: ignore[misc]
+
+
+# --- players: built-in levels in the calling thread -------------------------------------------
+@pytest.fixture
+def test_levels(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pathlib import Path
+
+    from nil_tui.bots import LEVELS, Level
+
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "plugins"))
+    for name in ("Recorder", "Capped", "Cheater", "Raiser", "Seer"):
+        monkeypatch.setitem(LEVELS, name.lower(),
+                            Level(name.lower(), name, "", f"nil_levels:{name}"))
+
+
+def test_every_level_opens_as_a_built_in_player() -> None:
+    from nil_tui.bots import HIDDEN, LEVELS, BotPlayer, open_player
+
+    for spec in (*LEVELS, *HIDDEN):
+        player = open_player(spec, 1)
+        assert isinstance(player, BotPlayer) and player.builtin and player.spec == spec
+        assert player.name == make_level_name(spec)
+        player.close()
+        player.close()
+
+
+def make_level_name(spec: str) -> str:
+    from nil_tui.bots import make_bot
+
+    return str(make_bot(spec, seed=1).name)
+
+
+def test_a_built_in_level_is_asked_in_the_calling_thread(test_levels: None) -> None:
+    import nil_levels  # type: ignore[import-not-found]
+
+    from nil_tui.bots import open_player
+
+    nil_levels.Recorder.threads.clear()
+    view, _ = a_view()
+    player = open_player("recorder", 1, time_cap=5.0)
+    before = threading.active_count()
+    choice = player.decide(view)
+    assert choice.card == view.legal[-1] and choice.incident is None
+    assert nil_levels.Recorder.threads == [threading.get_ident()]
+    assert threading.active_count() == before
+
+
+def test_a_safety_cap_that_fires_is_an_incident_with_the_bots_own_card(test_levels: None
+                                                                        ) -> None:
+    from nil_tui.bots import open_player
+
+    view, _ = a_view()
+    player = open_player("capped", 1, time_cap=3.0)
+    assert player._bot.safety_cap == 3.0  # type: ignore[attr-defined]
+    choice = player.decide(view)
+    assert choice.card == view.legal[-1]
+    assert choice.incident == (f"Capped reached its safety cap of 3 s; its best card so far "
+                               f"({view.legal[-1]}) was played")
+
+
+def test_a_built_in_bot_that_rewrites_its_view_or_raises_gets_its_lowest_card(
+        test_levels: None) -> None:
+    from nil_tui.bots import open_player
+
+    view, deal = a_view(3)
+    lowest = fallback_card(view)
+    cheat = open_player("cheater", 1).decide(view)
+    assert cheat.card == lowest and cheat.incident is not None
+    assert "not a legal card" in cheat.incident
+    deal.play(cheat.card)  # the engine takes it: it is in the hand
+    view, _ = a_view(4)
+    failed = open_player("raiser", 1).decide(view)
+    assert failed.card == fallback_card(view) and failed.incident is not None
+    assert failed.incident.startswith("Raiser failed (RuntimeError: boom")
+    assert len(failed.incident) <= 300
+
+
+def test_the_whole_deal_is_offered_only_to_a_built_in_bot_that_asks_for_it(
+        test_levels: None) -> None:
+    from nil_tui.bots import open_player
+
+    view, deal = a_view(5)
+    import nil_levels  # type: ignore[import-not-found]
+
+    nil_levels.Seer.seen.clear()
+    seer = open_player("seer", 1)
+    assert seer.decide(view).card == view.legal[0]  # no deal offered: its plain choice
+    assert seer.decide(view, deal.copy).card == view.legal[-1]
+    assert len(nil_levels.Seer.seen) == 1 and nil_levels.Seer.seen[0] is not deal
+    assert open_player("recorder", 1).decide(view, deal.copy).incident is None
+
+
+def test_a_bad_spec_is_one_clear_line() -> None:
+    from nil_tui.bots import BotSpecError, open_player
+
+    for spec in ("", "   ", "nil_tui.bots.easy:"):
+        with pytest.raises(BotSpecError) as info:
+            open_player(spec, 1)
+        assert "\n" not in str(info.value)

@@ -1,0 +1,446 @@
+"""One bot per seat for one game, asked for cards without risk to the game.
+
+:func:`open_player` builds a :class:`BotPlayer` from a spec. The built-in levels run in the
+calling thread, with nothing in between but a check of their answer. Any other bot (a plugin)
+runs in a process of its own (see :mod:`nil_tui.bots.host`) that receives a copy of the view
+and nothing else; a plugin that hangs is stopped at the time cap and a fresh process answers
+the next decision. Whatever a bot does, ``decide`` returns a legal card, and says why when the
+card was played for the bot.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import queue
+import subprocess
+import sys
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO, Any
+
+from ..engine import Card, Deal, PlayerView
+from . import HIDDEN, LEVELS, BotMissing, BotSpecError, make_bot, plugin_entry_points, protocol
+from .safety import DEFAULT, Choice, _Default, default_time_cap, fallback_card
+
+START_TIMEOUT = 30.0  # seconds a plugin's process may take to start and build its bot
+IDLE_TIMEOUT = 2.0  # seconds a plugin's process may take to finish a game it was told to end
+LOG_NAME = "plugins.log"  # in the data folder: what plugin bots write to stderr
+LOG_LIMIT = 1 << 20  # a log longer than this is started afresh (the old one kept as .1)
+INCIDENT_LIMIT = 300
+
+
+class BotPlayer:
+    """The bot of one seat for one game. ``decide`` never raises and always returns one of
+    the view's legal cards; ``close`` ends the bot (and a plugin's process)."""
+
+    spec: str
+    name: str
+    builtin: bool
+
+    def decide(self, view: PlayerView, perfect: Callable[[], Deal] | None = None) -> Choice:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """End the bot; closing twice is harmless."""
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.spec!r} name={self.name!r}>"
+
+
+def _incident(text: str) -> str:
+    return protocol.clip(text, INCIDENT_LIMIT)
+
+
+def _by_value(answer: object, legal: tuple[Card, ...]) -> Card | None:
+    """The legal card the answer names (a card or its code), or None."""
+    if type(answer) is str:
+        try:
+            answer = Card.parse(answer)
+        except ValueError:
+            return None
+    if type(answer) is not Card:
+        return None
+    index = answer.index
+    for card in legal:
+        if card.index == index:
+            return card
+    return None
+
+
+def _cap_text(cap: float | None) -> str:
+    return "no cap" if cap is None else f"{cap:g} s"
+
+
+# --- built-in levels --------------------------------------------------------------------------
+class _BuiltinPlayer(BotPlayer):
+    builtin = True
+
+    def __init__(self, spec: str, bot: Any, time_cap: float | None) -> None:
+        self.spec = spec
+        self.name = protocol.safe_name(getattr(bot, "name", None), spec)
+        self._bot = bot
+        self._cap = time_cap
+        self._perfect = callable(getattr(bot, "choose_perfect", None))
+        if hasattr(bot, "safety_cap"):
+            bot.safety_cap = time_cap
+
+    def decide(self, view: PlayerView, perfect: Callable[[], Deal] | None = None) -> Choice:
+        legal = view.legal  # the caller's tuple, kept before the bot sees the view
+        bot = self._bot
+        try:
+            if perfect is not None and self._perfect:
+                answer = bot.choose_perfect(view, perfect())
+            else:
+                answer = bot.choose(view)
+        except Exception as exc:  # noqa: BLE001 - any failure of a bot is contained
+            card = fallback_card(view, legal)
+            return Choice(card, _incident(f"{self.name} failed "
+                                          f"({protocol.describe_error(exc)}); {card} was "
+                                          "played for it"))
+        card_or_none = _by_value(answer, legal)
+        if card_or_none is None:
+            card = fallback_card(view, legal)
+            return Choice(card, _incident(f"{self.name} chose {protocol.describe(answer)}, "
+                                          f"which is not a legal card; {card} was played "
+                                          "for it"))
+        if getattr(bot, "cap_fired", False) is True:
+            return Choice(card_or_none, _incident(
+                f"{self.name} reached its safety cap of {_cap_text(self._cap)}; its best card "
+                f"so far ({card_or_none}) was played"))
+        return Choice(card_or_none)
+
+
+# --- plugins: a process per seat ---------------------------------------------------------------
+class _Gone(Exception):
+    """The plugin's process stopped answering (it ended, broke the protocol, or hung)."""
+
+
+class _Host:
+    """A plugin's host process (python -m nil_tui.bots.host) and the lines it writes."""
+
+    def __init__(self, target: str, stderr: IO[bytes] | int) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "nil_tui.bots.host"], stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=stderr, start_new_session=os.name == "posix")
+        self.lines: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
+        self.busy = False  # a game runs in it (or it was told to end one)
+        threading.Thread(target=self._read, name="bot-host-reader", daemon=True).start()
+        _LIVE.add(self)
+        try:
+            self.send({"t": "hello", "target": target, "path": list(sys.path)})
+            reply = self.receive(START_TIMEOUT, {"loaded", "missing", "broken"})
+        except BaseException:
+            self.kill()
+            raise
+        if reply["t"] != "loaded":
+            self.kill()
+            why = protocol.clip(str(reply.get("why", "")), 200)
+            raise (BotMissing if reply["t"] == "missing" else BotSpecError)(why)
+
+    def _read(self) -> None:
+        stream = self.proc.stdout
+        assert stream is not None
+        try:
+            while True:
+                line = stream.readline(protocol.MAX_LINE + 1)
+                if not line:
+                    break
+                self.lines.put(line)
+        except (OSError, ValueError):
+            pass
+        self.lines.put(None)
+
+    def send(self, message: dict[str, Any]) -> None:
+        stream = self.proc.stdin
+        try:
+            assert stream is not None
+            stream.write(protocol.dump(message))
+            stream.flush()
+        except (OSError, ValueError) as exc:
+            raise _Gone("its process has ended") from exc
+
+    def receive(self, timeout: float | None, kinds: set[str], n: object = None
+                ) -> dict[str, Any]:
+        """The next message of one of these kinds (answers to earlier questions are skipped);
+        _Gone when the process ends, writes garbage or says nothing within ``timeout``."""
+        deadline = None if timeout is None else _now() + timeout
+        while True:
+            wait = None if deadline is None else max(0.0, deadline - _now())
+            try:
+                line = self.lines.get(timeout=wait)
+            except queue.Empty:
+                raise _Gone("timeout") from None
+            if line is None:
+                raise _Gone("its process has ended")
+            message = protocol.load(line)
+            if message is None:
+                raise _Gone("it wrote something that is not an answer")
+            kind = message["t"]
+            if kind == "idle" and "idle" not in kinds:
+                self.busy = False
+                raise _Gone("its process has ended")
+            if kind in kinds and (n is None or message.get("n") == n):
+                return message
+
+    def start_game(self, seed: int) -> dict[str, Any]:
+        """Start a game's process; its "ready" message, or BotSpecError."""
+        self.busy = True
+        self.send({"t": "new", "seed": seed})
+        reply = self.receive(START_TIMEOUT, {"ready", "broken"})
+        if reply["t"] != "ready":
+            raise BotSpecError(protocol.clip(str(reply.get("why", "")), 200))
+        return reply
+
+    def end_game(self) -> None:
+        """Tell the game's process to end (its "idle" is read when the host is next used)."""
+        self.send({"t": "end"})
+
+    def wait_idle(self) -> None:
+        if self.busy:
+            self.receive(IDLE_TIMEOUT, {"idle"})
+            self.busy = False
+
+    def kill(self) -> None:
+        _LIVE.discard(self)
+        proc = self.proc
+        try:
+            if os.name == "posix":
+                os.killpg(proc.pid, 9)
+            else:
+                proc.kill()
+        except OSError:
+            pass
+        for stream in (proc.stdin, proc.stdout):
+            try:
+                if stream is not None:
+                    stream.close()
+            except OSError:
+                pass
+        try:
+            proc.wait(5)
+        except subprocess.TimeoutExpired:
+            pass
+
+
+def _now() -> float:
+    import time
+
+    return time.monotonic()
+
+
+_LIVE: set[_Host] = set()
+_IDLE: dict[tuple[object, ...], list[_Host]] = {}
+_POOL_LOCK = threading.Lock()
+_POOL_LIMIT = 8
+
+
+def _pool_key(target: str, log: str) -> tuple[object, ...]:
+    return (target, tuple(sys.path), log, hash(frozenset(os.environ.items())))
+
+
+def _acquire(key: tuple[object, ...], target: str, stderr: IO[bytes] | int) -> _Host:
+    while True:
+        with _POOL_LOCK:
+            hosts = _IDLE.get(key)
+            host = hosts.pop() if hosts else None
+        if host is None:
+            return _Host(target, stderr)
+        try:
+            host.wait_idle()
+            return host
+        except _Gone:
+            host.kill()
+
+
+def _release(key: tuple[object, ...], host: _Host) -> None:
+    with _POOL_LOCK:
+        hosts = _IDLE.setdefault(key, [])
+        if host.proc.poll() is None and len(hosts) < _POOL_LIMIT:
+            hosts.append(host)
+            return
+    host.kill()
+
+
+def shutdown() -> None:
+    """Stop every plugin process (those of open players too). Called at exit."""
+    with _POOL_LOCK:
+        _IDLE.clear()
+    for host in list(_LIVE):
+        host.kill()
+
+
+atexit.register(shutdown)
+
+
+def plugin_log() -> Path | None:
+    """Where plugin bots' stderr goes: ``plugins.log`` in the data folder (None: nowhere)."""
+    try:
+        from ..store import default_home
+
+        return Path(default_home()) / LOG_NAME
+    except Exception:  # noqa: BLE001 - no data folder: the output is discarded
+        return None
+
+
+def _open_log(path: Path | None) -> IO[bytes] | int:
+    if path is None:
+        return subprocess.DEVNULL
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.exists() and path.stat().st_size > LOG_LIMIT:
+            path.replace(path.with_name(path.name + ".1"))
+        return open(path, "ab")
+    except OSError:
+        return subprocess.DEVNULL
+
+
+class _PluginPlayer(BotPlayer):
+    builtin = False
+
+    def __init__(self, spec: str, target: str, seed: int, time_cap: float | None,
+                 log: Path | None) -> None:
+        self.spec = spec
+        self._target = target
+        self._seed = seed
+        self._cap = time_cap
+        self._log_path = "" if log is None else str(log)
+        self._key = _pool_key(target, self._log_path)
+        self._stderr = _open_log(log)
+        self._closed = False
+        self._n = 0
+        default = target.partition(":")[2].rpartition(".")[2] or spec
+        self.name = protocol.safe_name(default, "Bot")
+        self._host: _Host | None = None
+        try:
+            self._host = _acquire(self._key, target, self._stderr)
+            ready = self._host.start_game(seed)
+        except _Gone as exc:
+            self._abandon()
+            self._close_log()
+            why = f"it did not answer within {START_TIMEOUT:g} s" if str(exc) == "timeout" \
+                else str(exc)
+            raise BotSpecError(f"bot {spec!r} could not be started ({why})") from None
+        except BotMissing as exc:
+            self._abandon()
+            self._close_log()
+            raise BotMissing(f"bot {spec!r} is not installed here ({exc})") from None
+        except BotSpecError as exc:
+            self._abandon()
+            self._close_log()
+            raise BotSpecError(f"bot {spec!r}: {exc}") from None
+        self.name = protocol.safe_name(ready.get("name"), self.name)
+
+    def _abandon(self) -> None:
+        host, self._host = self._host, None
+        if host is not None:
+            host.kill()
+
+    def _close_log(self) -> None:
+        if not isinstance(self._stderr, int):
+            self._stderr.close()
+
+    def _restart(self) -> _Host:
+        host = _acquire(self._key, self._target, self._stderr)
+        self._host = host
+        host.start_game(self._seed)
+        return host
+
+    def decide(self, view: PlayerView, perfect: Callable[[], Deal] | None = None) -> Choice:
+        legal = view.legal
+        card = fallback_card(view, legal)
+        if self._closed:
+            return Choice(card, _incident(f"{self.name} has left the game; {card} was played "
+                                          "for it"))
+        try:
+            host = self._host or self._restart()
+        except (_Gone, BotSpecError) as exc:
+            self._abandon()
+            return Choice(card, _incident(f"{self.name} could not be started again ({exc}); "
+                                          f"{card} was played for it"))
+        self._n += 1
+        try:
+            host.send({"t": "decide", "n": self._n, "v": protocol.encode_view(view)})
+            reply = host.receive(self._cap, {"card", "bad", "error"}, self._n)
+        except _Gone as exc:
+            self._abandon()
+            if str(exc) == "timeout":
+                return Choice(card, _incident(
+                    f"{self.name} took longer than {_cap_text(self._cap)} and was stopped; "
+                    f"{card} was played for it"))
+            return Choice(card, _incident(f"{self.name} stopped answering ({exc}); {card} "
+                                          "was played for it"))
+        kind = reply["t"]
+        why = protocol.clip(str(reply.get("why", "")), protocol.WHY_LIMIT)
+        if kind == "error":
+            return Choice(card, _incident(f"{self.name} failed ({why}); {card} was played "
+                                          "for it"))
+        index = reply.get("i")
+        chosen = next((c for c in legal if c.index == index), None) if type(index) is int \
+            else None
+        if chosen is None:
+            what = why if kind == "bad" else _card_text(index)
+            return Choice(card, _incident(f"{self.name} chose {what}, which is not a legal "
+                                          f"card; {card} was played for it"))
+        return Choice(chosen)
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        host, self._host = self._host, None
+        if host is not None:
+            try:
+                host.end_game()
+                _release(self._key, host)
+            except _Gone:
+                host.kill()
+        self._close_log()
+
+
+def _card_text(index: object) -> str:
+    if type(index) is int and 0 <= index < 52:
+        from ..engine import DECK
+
+        return str(DECK[index])
+    return "something that is not a card"
+
+
+# --- opening a player --------------------------------------------------------------------------
+def plugin_target(spec: str) -> str:
+    """The "module:Name" of a plugin spec (an installed plugin's name or module:Name);
+    BotMissing when no installed plugin has that name."""
+    if ":" in spec:
+        module_name, _, attr = spec.partition(":")
+        if not module_name.strip() or not attr.strip():
+            raise BotSpecError(f"bot spec {spec!r}: expected 'package.module:Name'")
+        return spec
+    plugins = plugin_entry_points()
+    if spec not in plugins:
+        known = ", ".join([*LEVELS, *plugins])
+        raise BotMissing(f"unknown bot {spec!r}: no installed plugin has that name (known: "
+                         f"{known}; or use package.module:Name)")
+    return plugins[spec]
+
+
+def open_player(spec: str, seed: int, *, time_cap: float | None | _Default = DEFAULT,
+                log: Path | None | _Default = DEFAULT) -> BotPlayer:
+    """The bot of one seat for one game. ``time_cap``: seconds per decision (default: the
+    configured cap; None: no cap). ``log``: where a plugin's stderr goes (default: the data
+    folder's plugins.log; None: discarded).
+
+    BotSpecError (one line) when the spec names no bot that can be built here; BotMissing
+    when it names a plugin that is not installed (the app can offer a built-in level)."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise BotSpecError(f"empty bot spec {spec!r}")
+    spec = spec.strip()
+    cap = default_time_cap() if isinstance(time_cap, _Default) else time_cap
+    if spec in LEVELS or spec in HIDDEN:
+        return _BuiltinPlayer(spec, make_bot(spec, seed=seed), cap)
+    target = plugin_target(spec)
+    return _PluginPlayer(spec, target, seed, cap,
+                         plugin_log() if isinstance(log, _Default) else log)
+
+
+__all__ = ["BotPlayer", "Choice", "open_player", "plugin_log", "plugin_target", "shutdown"]

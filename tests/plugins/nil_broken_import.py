@@ -1,0 +1,3 @@
+"""A plugin module that fails while it is imported."""
+
+raise RuntimeError("this plugin is broken")
