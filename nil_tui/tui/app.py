@@ -2,27 +2,51 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import signal
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
-from textual import events
+from rich.markup import escape
+from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ..options import PlayOptions, fallback_spec, options_from_dict
+from ..driver import SUBSTITUTE, short_text
+from ..engine import SEAT_NAMES
+from ..options import PlayOptions, options_from_dict
 from .screens.dialogs import MIN_HEIGHT, MIN_WIDTH, ConfirmQuit, TooSmall
+from .words import BOT_SEATS
 
 if TYPE_CHECKING:
+    from ..driver import DriverEvent, GameDriver, Opener
     from ..engine import Game
+    from ..store import Store
 
 
-def open_store() -> Any:
+T = TypeVar("T")
+
+
+def is_builtin(spec: str) -> bool:
+    """A level that ships with nil-tui (played in-process), as opposed to a plugin bot."""
+    from ..bots import HIDDEN, LEVELS
+
+    return spec in LEVELS or spec in HIDDEN
+
+
+def describe_saved(record: dict[str, Any]) -> str:
+    """The saved game in a few words: "deal 3 of 8, saved 2026-11-30"."""
+    deals = record.get("deals")
+    number = len(deals) if isinstance(deals, list) and deals else 1
+    planned = record.get("deals_planned", "?")
+    created = str(record.get("created", ""))[:10]
+    return f"deal {number} of {planned}" + (f", started {created}" if created else "")
+
+
+def open_store() -> Store:
     """The player's store, or one in memory when it cannot be opened at all."""
     from ..store import Store
 
@@ -46,15 +70,18 @@ class NilApp(App[int]):
 
     def __init__(self, start: str = "setup", options: PlayOptions | None = None,
                  game: Game | None = None, title: str | None = None,
-                 store: Any = None, overrides: dict[str, Any] | None = None) -> None:
+                 store: Store | None = None, overrides: dict[str, Any] | None = None,
+                 opener: Opener | None = None) -> None:
         super().__init__()
+        self.opener = opener  # how bots are opened (default: the isolation layer)
         self.start = start
         self.options = options or PlayOptions()
         self.start_game_obj = game
         self.review_title = title
         self._store = store
         self.overrides = overrides
-        self._save_failed = False
+        self.save_problem: str | None = None  # why the game in progress is not saved, if so
+        self.driver: GameDriver | None = None  # the game in progress, when there is one
         self._too_small: TooSmall | None = None
 
     def compose(self) -> ComposeResult:
@@ -64,38 +91,77 @@ class NilApp(App[int]):
 
     # --- the store ------------------------------------------------------------------------
     @property
-    def store(self) -> Any:
+    def store(self) -> Store:
         if self._store is None:
             self._store = open_store()
         return self._store
 
-    def _store_call(self, name: str, *args: Any) -> Any:
+    def _guarded(self, what: str, call: Callable[[], T], failed: T) -> T:
+        """Run a store call; an unexpected error becomes a plain problem, never a crash."""
         try:
-            return getattr(self.store, name)(*args)
-        except Exception as exc:  # noqa: BLE001 - saving must never stop the game
-            if not self._save_failed:
-                self._save_failed = True
-                self.notify(f"Could not save ({type(exc).__name__}: {exc}).",
-                            severity="warning", timeout=8)
-            return None
+            return call()
+        except Exception as exc:  # noqa: BLE001 - the store must never stop the game
+            self._note_problem(f"could not {what} ({type(exc).__name__}: {exc})")
+            return failed
 
-    def save_current(self, game: Game, options: dict) -> None:
-        self._store_call("save_current", game.to_record(), options)
+    def _note_problem(self, problem: str | None) -> None:
+        """Remember whether the game is saved; say so once when it stops being saved."""
+        if problem and problem != self.save_problem:
+            self.notify(f"Not saved: {escape(problem)} nil-tui keeps trying.",
+                        severity="warning", timeout=8)
+        elif self.save_problem and not problem:
+            self.notify("Saved again: your game is safe.", timeout=4)
+        self.save_problem = problem
 
-    def finish_game(self, game: Game, options: dict) -> Path | None:
-        path = self._store_call("finish_game", game.to_record(), options)
+    def _after_write(self, ok: bool) -> None:
+        self._note_problem(None if ok else (self.store.problem or "the game could not be "
+                                            "written."))
+
+    def save_game(self, game: Game) -> bool:
+        """Save the game in progress; False (and the problem noted) when it is not kept."""
+        if game.is_over:
+            return True  # a finished game is kept by finish_game
+        options = self._options_dict(self.options)
+        ok = self._guarded("save the game", lambda: self.store.save_current(game.to_record(),
+                                                                            options), False)
+        self._after_write(ok)
+        return ok
+
+    def save_now(self) -> None:
+        """Save the game in progress at once (quitting, a closed terminal)."""
+        if self.driver is not None:
+            self.save_game(self.driver.game)
+
+    def retry_saving(self) -> None:
+        """Try again what could not be written (a locked or full store); the table calls it."""
+        if self.save_problem:
+            ok = self._guarded("save the game", self.store.retry_pending, False)
+            self._after_write(ok)
+
+    def finish_game(self, game: Game, options: PlayOptions) -> Path | None:
+        """Keep a finished game in history; where its record file went, or None."""
+        path = self._guarded("keep the finished game",
+                             lambda: self.store.finish_game(game.to_record(),
+                                                            self._options_dict(options)), None)
+        self._after_write(path is not None)
         return Path(path) if path else None
 
+    @staticmethod
+    def _options_dict(options: PlayOptions) -> dict[str, Any]:
+        data = asdict(options)
+        data["bots"] = list(options.bots)
+        return data
+
     def save_settings(self, options: PlayOptions) -> None:
-        settings = asdict(options)
-        settings["bots"] = list(options.bots)
+        settings = self._options_dict(options)
         settings["seed"] = None  # a seed belongs to one game, not to the player's settings
         settings["theme"] = self.theme
-        self._store_call("save_settings", settings)
+        self._guarded("keep the settings", lambda: self.store.save_settings(settings), False)
 
     def load_options(self) -> PlayOptions:
-        settings = self._store_call("load_settings") or {}
-        return options_from_dict(settings, self.options)
+        settings: dict[str, Any] = self._guarded("read the settings", self.store.load_settings,
+                                                 {})
+        return options_from_dict(settings or {}, self.options)
 
     # --- start-up -------------------------------------------------------------------------
     def on_mount(self) -> None:
@@ -112,9 +178,9 @@ class NilApp(App[int]):
     def _begin(self) -> None:
         if self.start not in ("replay",):
             store = self.store
-            for warning in getattr(store, "warnings", []):
-                self.notify(warning, severity="warning", timeout=10)
-            if getattr(store, "is_secondary", False):
+            for warning in store.warnings:
+                self.notify(escape(warning), severity="warning", timeout=10)
+            if store.is_secondary:
                 self.notify("Another nil-tui is already playing: this one keeps its game "
                             "in a separate slot.", timeout=8)
         if self.start == "play":
@@ -131,25 +197,23 @@ class NilApp(App[int]):
 
             self.push_screen(ReviewScreen(self.start_game_obj, title=self.review_title))
         elif self.start == "history":
-            self.open_history(standalone=True)
+            self.open_history()
         elif self.start == "stats":
-            self.open_stats(standalone=True)
+            self.open_stats()
         else:
             self.open_setup()
         self._check_size()
 
     def _install_signals(self) -> None:
-        try:
-            loop = asyncio.get_running_loop()
-            for sig in (signal.SIGTERM, signal.SIGHUP):
-                loop.add_signal_handler(sig, self.exit)
-        except (NotImplementedError, RuntimeError, AttributeError, ValueError):
-            pass
+        """SIGHUP, SIGTERM and a lost terminal save the game and end the app."""
+        from .lifecycle import app_started
+
+        app_started(self)
 
     def open_setup(self) -> None:
         from .screens.setup import SetupScreen
 
-        saved = self._store_call("load_current")
+        saved = self._guarded("read the saved game", self.store.load_current, None)
         screen = SetupScreen(self.load_options(), saved)
         self._replace_stack(screen)
 
@@ -161,29 +225,107 @@ class NilApp(App[int]):
         self.push_screen(screen)
         self._check_size()
 
-    def start_game(self, options: PlayOptions) -> None:
-        from ..engine import Game
-        from .screens.table import TableScreen
+    def start_game(self, options: PlayOptions, *, replace_saved: bool = False) -> None:
+        """A new game with these options. An unfinished saved game is never replaced
+        silently: the player chooses to resume it, keep it in history and start anew, or
+        cancel."""
+        if not replace_saved:
+            saved = self._guarded("read the saved game", self.store.load_current, None)
+            if saved is not None:
+                from .screens.dialogs import ReplaceSaved
 
-        options = self._available(options)
+                self.push_screen(ReplaceSaved(describe_saved(saved[0])),
+                                 lambda answer: self._replace_answer(answer, options))
+                return
+        from ..engine import Game
+
         self.options = options
         self.save_settings(options)  # from setup or the command line: the last settings used
         players = [{"name": "South", "kind": "human"}] + [
-            {"name": name, "kind": "bot", "bot": spec}
-            for name, spec in zip(("West", "North", "East"), options.bots)]
-        game = Game(options.deals, options.seed, players=players)
-        self._apply_look(options)
-        self._replace_stack(TableScreen(game, options))
+            {"name": SEAT_NAMES[seat], "kind": "bot", "bot": spec}
+            for seat, spec in zip(BOT_SEATS, options.bots)]
+        self._play(Game(options.deals, options.seed, players=players))
 
-    def _available(self, options: PlayOptions) -> PlayOptions:
+    def _replace_answer(self, answer: str | None, options: PlayOptions) -> None:
+        if answer == "resume":
+            if not self.resume_saved():
+                self._back_to_setup()
+        elif answer == "new":
+            kept = self._guarded("keep the saved game", self.store.archive_current, None)
+            if kept is None and self._guarded("read the saved game", self.store.load_current,
+                                              None) is not None:
+                self.notify("The saved game could not be moved to history, so it stays "
+                            "saved; the new game was not started.", severity="error",
+                            timeout=10)
+                self._back_to_setup()
+                return
+            if kept is not None:
+                self.notify("The unfinished game is kept in History (h in setup), where it "
+                            "can be resumed.", timeout=6)
+            self.start_game(options, replace_saved=True)
+        else:
+            self._back_to_setup()
+
+    def _back_to_setup(self) -> None:
+        """Setup, unless it is already the screen underneath."""
+        from .screens.setup import SetupScreen
+
+        if not isinstance(self.screen, SetupScreen):
+            self.open_setup()
+
+    def _play(self, game: Game) -> None:
+        """Seat the bots of a new or resumed game, then show its table."""
+        from ..driver import GameDriver, seat_specs
+
+        if self.driver is not None:
+            self.driver.close()
+        self.driver = driver = GameDriver(game, save=self.save_game, opener=self.opener)
+        self._apply_look(self.options)
+        plugins = [seat for seat, spec in enumerate(seat_specs(game))
+                   if spec is not None and not is_builtin(spec)]
+        if plugins:
+            self.open_plugins(driver, plugins)
+        else:
+            self._show_table(driver)
+
+    @work(thread=True, exclusive=True, group="plugins")
+    def open_plugins(self, driver: GameDriver, seats: list[int]) -> None:
+        """Start the plugin bots' processes (in a thread: it takes a moment)."""
+        failed = [(seat, error) for seat in seats
+                  if (error := driver.open_seat(seat)) is not None]
+        self.call_from_thread(self._substitute, driver, failed)
+
+    def _substitute(self, driver: GameDriver, failed: list[tuple[int, Exception]],
+                    notes: tuple[DriverEvent, ...] = ()) -> None:
+        """Ask the player which built-in level plays for each bot that cannot start."""
+        if driver is not self.driver:
+            return  # another game started meanwhile
+        if not failed:
+            self._show_table(driver, notes)
+            return
+        from .screens.dialogs import ChooseSubstitute
+
+        (seat, error), rest = failed[0], failed[1:]
+        spec = driver.spec_of(seat) or ""
+
+        def chosen(level: str | None) -> None:
+            level = level or SUBSTITUTE
+            note = driver.replace_bot(seat, level, f"{spec} could not start "
+                                      f"({short_text(error)}); {level} plays for it, as chosen")
+            self._substitute(driver, rest, (*notes, note))
+
+        self.push_screen(ChooseSubstitute(SEAT_NAMES[seat], spec, short_text(error)), chosen)
+
+    def _show_table(self, driver: GameDriver, notes: tuple[DriverEvent, ...] = ()) -> None:
         from dataclasses import replace
 
-        bots = tuple(fallback_spec(b) for b in options.bots)
-        if bots != options.bots:
-            missing = sorted({b for b in options.bots if fallback_spec(b) != b})
-            self.notify(f"Not installed yet: {', '.join(missing)}; playing "
-                        f"{', '.join(sorted(set(bots)))} instead.", timeout=6)
-        return replace(options, bots=bots)  # type: ignore[arg-type]
+        from ..driver import seat_specs
+        from .screens.table import TableScreen
+
+        specs = seat_specs(driver.game)
+        bots = tuple(spec or SUBSTITUTE for spec in specs[1:])
+        self.options = replace(self.options, bots=(bots[0], bots[1], bots[2]))
+        self._replace_stack(TableScreen(driver, self.options, notes))
 
     def _apply_look(self, options: PlayOptions) -> None:
         if not options.theme or options.theme == self.theme:
@@ -192,54 +334,52 @@ class NilApp(App[int]):
             self.theme = options.theme
         else:
             known = ", ".join(sorted(self.available_themes))
-            self.notify(f"No theme called {options.theme!r} (themes: {known}).",
+            self.notify(f"No theme called {escape(repr(options.theme))} (themes: {known}).",
                         severity="warning", timeout=8)
 
     def resume_saved(self) -> bool:
         """Continue the saved game exactly where it stopped; False when there is none."""
         from ..engine import Game, RecordError
-        from .screens.table import TableScreen
 
-        saved = self._store_call("load_current")
+        saved = self._guarded("read the saved game", self.store.load_current, None)
         if not saved:
             return False
         record, opts = saved
         try:
             game = Game.from_record(record)
         except (RecordError, ValueError, TypeError, KeyError) as exc:
-            self.notify(f"The saved game cannot be resumed: {exc}", severity="error",
-                        timeout=10)
-            self._store_call("clear_current")
+            reason = str(exc)
+            kept = self._guarded("set the saved game aside",
+                                 lambda: self.store.set_aside_current(reason), None)
+            where = f" It was kept as {kept}." if kept else ""
+            self.notify(escape(f"The saved game cannot be resumed: {reason}.{where}"),
+                        severity="error", timeout=12)
             return False
-        options = options_from_dict(opts if isinstance(opts, dict) else {}, self.options)
-        options = self._available(options)
-        self.options = options
-        self.save_settings(options)  # from setup or the command line: the last settings used
-        self._apply_look(options)
+        self.options = options_from_dict(opts if isinstance(opts, dict) else {}, self.options)
         if game.is_over:
-            self.finish_game(game, asdict(options))
+            self.finish_game(game, self.options)
             return False
-        self._replace_stack(TableScreen(game, options))
+        self._play(game)
         return True
 
-    def open_history(self, standalone: bool = False) -> None:
-        try:
-            from .screens.history import HistoryScreen
-        except ImportError:
-            self.notify("History is not available in this version.", severity="warning")
-            if standalone:
-                self.open_setup()
+    def resume_from_history(self, game_id: int) -> None:
+        """Make an unfinished game from history the saved game (the one saved until now
+        goes to history in its place) and continue it."""
+        reopened = self._guarded("reopen the game", lambda: self.store.reopen(game_id), None)
+        if reopened is None:
+            self.notify("That game could not be reopened.", severity="error")
             return
+        if not self.resume_saved():
+            self.notify("That game could not be resumed.", severity="error")
+
+    def open_history(self) -> None:
+        from .screens.history import HistoryScreen
+
         self.push_screen(HistoryScreen(self.store))
 
-    def open_stats(self, standalone: bool = False) -> None:
-        try:
-            from .screens.stats import StatsScreen
-        except ImportError:
-            self.notify("Statistics are not available in this version.", severity="warning")
-            if standalone:
-                self.open_setup()
-            return
+    def open_stats(self) -> None:
+        from .screens.stats import StatsScreen
+
         self.push_screen(StatsScreen(self.store))
 
     # --- global keys ----------------------------------------------------------------------
@@ -258,12 +398,14 @@ class NilApp(App[int]):
         if isinstance(self.screen, ConfirmQuit):
             return
         if self._game_in_progress():
-            self.push_screen(ConfirmQuit(), self._quit_answer)
+            self.save_now()
+            self.push_screen(ConfirmQuit(self.save_problem), self._quit_answer)
         else:
             self.exit(0)
 
     def _quit_answer(self, answer: bool | None) -> None:
         if answer:
+            self.save_now()
             self.exit(0)
 
     async def on_event(self, event: events.Event) -> None:
@@ -286,10 +428,15 @@ class NilApp(App[int]):
             screen, self._too_small = self._too_small, None
             if self.screen is screen:
                 self.pop_screen()
-            elif screen in self.screen_stack:
-                self.screen_stack.remove(screen)  # pragma: no cover - defensive
+            else:
+                screen.stale = True  # under a dialog: it leaves when it comes back on top
 
     def on_unmount(self) -> None:
+        from .lifecycle import close_in_background
+
+        driver = getattr(self, "driver", None)
+        if driver is not None:  # stop the bots (plugin processes) without waiting for them
+            close_in_background(driver.close)
         store = self._store
         if store is not None:
             with contextlib.suppress(Exception):

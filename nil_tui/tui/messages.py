@@ -4,28 +4,17 @@ from __future__ import annotations
 
 from textual.message import Message
 
+from ..driver import Decision
 from ..engine import Card
 
 
-class BotChose(Message):
-    """A bot (in its worker thread) chose a card. ``turn`` ties the answer to the position
-    it was asked about, so a late answer can never be played twice or in the wrong place."""
+class BotDecided(Message):
+    """A bot (in its worker thread) decided. The decision names the turn it answers, so the
+    driver plays it only if the position is still the one the bot was asked about."""
 
-    def __init__(self, turn: int, seat: int, card: Card, incident: str | None) -> None:
+    def __init__(self, decision: Decision) -> None:
         super().__init__()
-        self.turn = turn
-        self.seat = seat
-        self.card = card
-        self.incident = incident
-
-
-class BotFailed(Message):
-    """A bot could not even be built; the game carries on with a fallback."""
-
-    def __init__(self, seat: int, reason: str) -> None:
-        super().__init__()
-        self.seat = seat
-        self.reason = reason
+        self.decision = decision
 
 
 class HintReady(Message):

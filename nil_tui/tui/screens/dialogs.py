@@ -1,47 +1,142 @@
-"""Small modal screens: confirm quitting, and "please enlarge the terminal"."""
+"""Small modal screens: quitting, a saved game that a new one would replace, a bot that
+cannot start, and "please enlarge the terminal"."""
 
 from __future__ import annotations
 
 from typing import ClassVar
 
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Static
+from textual.widgets import Button, Static
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 
 
 class ConfirmQuit(ModalScreen[bool]):
+    """Quit? Says whether the game is saved, truthfully. Enter keeps playing: it is the key
+    that plays a card, so a habitual Enter must never quit."""
+
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y,enter", "answer(True)", "Quit"),
-        Binding("n,escape", "answer(False)", "Keep playing"),
+        Binding("y", "answer(True)", "Quit"),
+        Binding("n,escape,enter", "answer(False)", "Keep playing"),
         Binding("q,ctrl+q,ctrl+c", "answer(True)", "Quit", show=False, priority=True),
     ]
+
+    def __init__(self, problem: str | None = None) -> None:
+        super().__init__()
+        self.problem = problem  # why the game is not saved, or None when it is
 
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm"):
             yield Static(Text("Quit the game?", style="bold"))
-            yield Static("Your game is saved: nil-tui offers to resume it next time.")
-            yield Static(Text("y / Enter: quit      n / Esc: keep playing", style="dim"))
+            if self.problem is None:
+                yield Static("Your game is saved: nil-tui offers to resume it next time.")
+            else:
+                yield Static(Text.assemble(
+                    ("Your game is NOT saved: ", "bold yellow"), self.problem,
+                    "\nQuitting now loses the plays made since it was last saved."))
+            yield Static(Text("y: quit      n / Esc / Enter: keep playing", style="dim"))
 
     def action_answer(self, answer: bool) -> None:
         if self.is_active:
             self.dismiss(answer)
 
 
+class _Choice(ModalScreen[str | None]):
+    """A question with a row of buttons; each button's id is the answer, Esc cancels."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, title: str, lines: list[str | Text], answers: list[tuple[str, str]],
+                 default: str) -> None:
+        super().__init__()
+        self.title_text = title
+        self.lines = lines
+        self.answers = answers  # (id, label)
+        self.default = default
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="choice"):
+            yield Static(Text(self.title_text, style="bold"))
+            for line in self.lines:
+                yield Static(line)
+            with Horizontal(classes="choice-buttons"):
+                for answer, label in self.answers:
+                    yield Button(label, id=f"answer-{answer}",
+                                 variant="primary" if answer == self.default else "default")
+
+    def on_mount(self) -> None:
+        self.set_focus(self.query_one(f"#answer-{self.default}", Button))
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        if self.is_active and event.button.id:
+            self.dismiss(event.button.id.removeprefix("answer-"))
+
+    def action_cancel(self) -> None:
+        if self.is_active:
+            self.dismiss(None)
+
+
+class ReplaceSaved(_Choice):
+    """A new game would replace an unfinished one: resume it, keep it in history and start
+    the new one, or cancel. Answers "resume", "new" or None."""
+
+    def __init__(self, description: str) -> None:
+        super().__init__(
+            "You have an unfinished game",
+            [f"The saved game ({description}) is not over.",
+             Text("Start new keeps it in History, where it can be resumed later.",
+                  style="dim")],
+            [("resume", "Resume it"), ("new", "Start new"), ("cancel", "Cancel")],
+            default="resume")
+
+    @on(Button.Pressed, "#answer-cancel")
+    def _cancelled(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_cancel()
+
+
+class ChooseSubstitute(_Choice):
+    """A seat's bot cannot start (a plugin that is not installed any more): which built-in
+    level plays for it. Answers a level name (Esc: the default, Normal)."""
+
+    def __init__(self, seat: str, spec: str, why: str) -> None:
+        super().__init__(
+            f"{seat}'s bot cannot play",
+            [Text.assemble((spec, "bold"), f" could not start: {why}"),
+             "Who plays for it in this game? (The game record notes the change.)"],
+            [("easy", "Easy"), ("normal", "Normal"), ("hard", "Hard"), ("expert", "Expert")],
+            default="normal")
+
+    def action_cancel(self) -> None:
+        if self.is_active:
+            self.dismiss("normal")
+
+
 class TooSmall(ModalScreen[None]):
     """Shown while the terminal is smaller than 80x24; the game waits underneath."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+q,ctrl+c", "app.quit", "Quit", priority=True)]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q,ctrl+c", "app.quit", "Quit", priority=True)]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stale = False  # the terminal grew while a dialog was over this screen
 
     def compose(self) -> ComposeResult:
         yield Static(id="too-small")
 
     def on_mount(self) -> None:
         self.show_size()
+
+    def on_screen_resume(self) -> None:
+        if self.stale:
+            self.dismiss()
 
     def on_resize(self) -> None:
         self.show_size()

@@ -10,14 +10,15 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.reactive import reactive
-from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Static
 
 from ...engine import Game
 from ...options import PlayOptions
 from ...paths import asset_text
-from .summary import NAMES, deals_table, names_list, standings_text
+from ..words import SEAT_LABELS
+from .base import NilScreen
+from .summary import deals_table, names_list, standings_text
 
 
 def load_art() -> dict[str, list[str]]:
@@ -96,7 +97,7 @@ class UnderTable(Widget):
                             and table[base + r][x] == " "):  # the legs stay in front
                         table[base + r][x] = ch
             if done:
-                label = NAMES[seat]
+                label = SEAT_LABELS[seat]
                 for k, ch in enumerate(label):
                     if 0 <= target + k < width:
                         names[target + k] = ch
@@ -109,18 +110,20 @@ class UnderTable(Widget):
         return text
 
 
-class GameOverScreen(Screen[None]):
+class GameOverScreen(NilScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "again", "New game"),
         Binding("q", "app.quit", "Quit"),
         Binding("question_mark,f1", "app.rules", "Rules"),
     ]
 
-    def __init__(self, game: Game, options: PlayOptions, path: Path | None) -> None:
+    def __init__(self, game: Game, options: PlayOptions, path: Path | None,
+                 problem: str | None = None) -> None:
         super().__init__()
         self.game = game
         self.options = options
         self.path = path
+        self.problem = problem  # why the game could not be kept, when it could not
 
     def compose(self) -> ComposeResult:
         game = self.game
@@ -138,17 +141,23 @@ class GameOverScreen(Screen[None]):
             yield Static(title, id="gameover-title")
             yield UnderTable(losers, animate=self.options.speed != "instant", id="art")
             yield Static(standings_text(game, final=True), id="gameover-standings")
-            where = Text("Record saved: ", style="dim")
-            where.append(str(self.path) if self.path else "not saved", style="dim")
-            yield Static(where, id="gameover-path")
+            yield Static(self._where(), id="gameover-path")
             yield Static(deals_table(game), id="gameover-table")
             yield Static(Text("Enter: a new game with the same settings   q: quit",
                               style="dim"))
         yield Footer()
+
+    def _where(self) -> Text:
+        """Where the record went, or the plain truth that it did not."""
+        if self.path is not None:
+            return Text.assemble(("Record saved: ", "dim"), (str(self.path), "dim"))
+        why = self.problem or "the data folder could not be written"
+        return Text.assemble(("⚠ This game is not saved yet: ", "bold yellow"), why,
+                             (" nil-tui keeps trying while it runs.", "dim"))
 
     def action_again(self) -> None:
         from dataclasses import replace
 
         if not self.is_active:
             return
-        self.app.start_game(replace(self.options, seed=None))  # type: ignore[attr-defined]
+        self.nil_app.start_game(replace(self.options, seed=None))

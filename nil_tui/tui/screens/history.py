@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as _dt
 from typing import Any, ClassVar
 
+from rich.markup import escape
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -67,6 +68,7 @@ class HistoryScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "open", "Review", priority=True),
+        Binding("r", "resume", "Resume"),
         Binding("escape,q", "close", "Back"),
     ]
 
@@ -78,7 +80,8 @@ class HistoryScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(id="history-head")
         yield DataTable(id="history-table", cursor_type="row", zebra_stripes=True)
-        yield Static("No finished games yet. Games you play to the end appear here.",
+        yield Static("No games yet. Games you play to the end, and unfinished games you set "
+                     "aside for a new one, appear here.",
                      id="history-empty")
         yield Footer()
 
@@ -95,18 +98,24 @@ class HistoryScreen(Screen[None]):
         table.add_column("Opponents", key="opponents")
         table.add_column("You | W N E", key="points")
         for row in self.rows:
+            result = result_text(row) if row.get("finished", True) else Text(
+                "Unfinished (r resumes)", style="italic")
             table.add_row(local_time(row.get("finished_at")), str(row.get("deals", "?")),
-                          result_text(row), str(row.get("opponents", "?")),
+                          result, str(row.get("opponents", "?")),
                           points_text(list(row.get("totals") or [])),
                           key=str(row.get("id", len(table.rows))))
         empty = not self.rows
         table.display = not empty
         self.query_one("#history-empty").display = empty
-        lost = sum(1 for r in self.rows if r.get("lost"))
+        finished = [r for r in self.rows if r.get("finished", True)]
+        lost = sum(1 for r in finished if r.get("lost"))
         head = Text("Game history", style="bold")
         if self.rows:
-            head.append(f"   {count(len(self.rows), 'game')}, {lost} under the table",
+            head.append(f"   {count(len(finished), 'game')}, {lost} under the table",
                         style="dim")
+            unfinished = len(self.rows) - len(finished)
+            if unfinished:
+                head.append(f", {unfinished} unfinished", style="dim")
             head.append("   Enter: review a game", style="dim")
         self.query_one("#history-head", Static).update(head)
         if not empty:
@@ -122,20 +131,33 @@ class HistoryScreen(Screen[None]):
         row = self._chosen()
         if row is None:
             return
-        load = getattr(self.store, "load_record", None)
-        record = load(int(row["id"])) if load is not None and "id" in row else None
+        record = self.store.load_record(int(row["id"])) if "id" in row else None
         if record is None:
             self.notify("This game's record is missing from the store.", severity="error")
             return
         try:
             game = Game.from_record(record)
         except RecordError as exc:
-            self.notify(f"This game's record cannot be read: {exc}", severity="error")
+            self.notify(escape(f"This game's record cannot be read: {exc}"), severity="error")
             return
         from .review import ReviewScreen
 
         title = f"{local_time(row.get('finished_at'))} · {row.get('result', '')}"
         self.app.push_screen(ReviewScreen(game, title=title, look=self._look()))
+
+    def action_resume(self) -> None:
+        """Continue an unfinished game (the one saved now, if any, goes to history)."""
+        row = self._chosen()
+        if row is None or "id" not in row:
+            return
+        if row.get("finished", True):
+            self.notify("This game is over: Enter reviews it.", severity="warning")
+            return
+        from ..app import NilApp
+
+        app = self.app
+        if isinstance(app, NilApp):
+            app.resume_from_history(int(row["id"]))
 
     def _look(self) -> CardLook:
         """Cards drawn as the player chose (ASCII suits, four colours)."""

@@ -12,11 +12,9 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from ...engine import Card, Deal, Game, describe_result
+from ...engine import SEAT_NAMES, Card, Deal, Game, describe_result
 from ..widgets.cards import CardLook
 from ..widgets.trick import TrickInfo, TrickView
-
-NAMES = ("South", "West", "North", "East")
 
 
 def hand_lines(cards: tuple[Card, ...], look: CardLook) -> Text:
@@ -98,7 +96,7 @@ class ReviewScreen(Screen[None]):
                 taken[w] += 1
         for seat in range(4):
             cards = tuple(c for c in deal.dealt_hand(seat) if c not in played)
-            head = Text(f"{NAMES[seat]}", style="bold")
+            head = Text(f"{SEAT_NAMES[seat]}", style="bold")
             if deal.dealer == seat:
                 head.append(" (dealer)", style="dim")
             head.append(f"  {taken[seat]} tk" if taken[seat] else "  clean",
@@ -111,7 +109,7 @@ class ReviewScreen(Screen[None]):
         else:
             leader, cards, winner = tricks[step - 1]
             placed = tuple(((leader + k) & 3, c) for k, c in enumerate(cards))
-            caption = (f"Trick {step}: {NAMES[winner]} wins" if winner is not None
+            caption = (f"Trick {step}: {SEAT_NAMES[winner]} wins" if winner is not None
                        else f"Trick {step}: unfinished")
             self.query_one(TrickView).info = TrickInfo(placed, winner, caption)
         head = Text(self.title_text, style="bold")
@@ -119,7 +117,7 @@ class ReviewScreen(Screen[None]):
                     f"trick {step} of {len(tricks)}")
         if deal.is_over and step == len(tricks):
             head.append("   " + describe_result(deal.taken, deal.points, deal.ended_early,
-                                                NAMES), style="cyan")
+                                                SEAT_NAMES), style="cyan")
         self.query_one("#review-head", Static).update(head)
 
     def action_step(self, delta: int) -> None:

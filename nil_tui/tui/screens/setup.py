@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
 from ...options import SPEEDS, PlayOptions
+from .base import NilScreen
 
 SEATS = ("West", "North", "East")
 
@@ -32,7 +32,7 @@ def level_choices() -> list[tuple[str, str, str]]:
     return out
 
 
-class SetupScreen(Screen[None]):
+class SetupScreen(NilScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f2", "same_for_all", "Same for all"),
         Binding("ctrl+s", "start", "Start"),
@@ -42,7 +42,7 @@ class SetupScreen(Screen[None]):
         Binding("q", "app.quit", "Quit"),
     ]
 
-    def __init__(self, options: PlayOptions, saved: tuple[dict, dict] | None = None) -> None:
+    def __init__(self, options: PlayOptions, saved: tuple[dict[str, Any], dict[str, Any]] | None = None) -> None:
         super().__init__()
         self.options = options
         self.saved = saved
@@ -164,28 +164,35 @@ class SetupScreen(Screen[None]):
     def action_start(self) -> None:
         options = self.read_options()
         if options is not None:
-            self.app.start_game(options)  # type: ignore[attr-defined]
+            self.nil_app.start_game(options)
 
     def action_history(self) -> None:
-        self.app.open_history()  # type: ignore[attr-defined]
+        self.nil_app.open_history()
 
     def action_stats(self) -> None:
-        self.app.open_stats()  # type: ignore[attr-defined]
+        self.nil_app.open_stats()
 
     @on(Input.Submitted)
     def _submitted(self) -> None:
         self.action_start()
 
-    @on(Button.Pressed)
-    def _pressed(self, event: Button.Pressed) -> None:
-        button = event.button.id
-        if button == "start":
-            self.action_start()
-        elif button == "resume":
-            self.app.resume_saved()  # type: ignore[attr-defined]
-        elif button == "history":
-            self.action_history()
-        elif button == "stats":
-            self.action_stats()
-        elif button == "rules":
-            self.app.action_rules()  # type: ignore[attr-defined]
+    @on(Button.Pressed, "#start")
+    def _start_pressed(self) -> None:
+        self.action_start()
+
+    @on(Button.Pressed, "#resume")
+    def _resume_pressed(self) -> None:
+        if not self.nil_app.resume_saved():
+            self.nil_app.open_setup()  # it could not be resumed: setup without it
+
+    @on(Button.Pressed, "#history")
+    def _history_pressed(self) -> None:
+        self.action_history()
+
+    @on(Button.Pressed, "#stats")
+    def _stats_pressed(self) -> None:
+        self.action_stats()
+
+    @on(Button.Pressed, "#rules")
+    def _rules_pressed(self) -> None:
+        self.nil_app.action_rules()

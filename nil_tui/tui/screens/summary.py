@@ -13,8 +13,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from ...engine import Game, describe_result, lowest
-
-NAMES = ("You", "West", "North", "East")
+from ..words import SEAT_LABELS
 
 
 def deals_table(game: Game) -> Table:
@@ -23,7 +22,7 @@ def deals_table(game: Game) -> Table:
                   title_style="bold")
     table.add_column("Deal", justify="right", footer="Total")
     totals = game.totals
-    for s, name in enumerate(NAMES):
+    for s, name in enumerate(SEAT_LABELS):
         table.add_column(name, justify="right", footer=str(totals[s]))
     table.add_column("", justify="left", style="dim")
     for number, deal in enumerate(game.deals, 1):
@@ -38,7 +37,7 @@ def deals_table(game: Game) -> Table:
 
 def names_list(seats: tuple[int, ...] | list[int]) -> str:
     """"You", "You and West", "You, West and North"."""
-    names = [NAMES[s] for s in seats]
+    names = [SEAT_LABELS[s] for s in seats]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
@@ -47,7 +46,7 @@ def standings_text(game: Game, final: bool) -> Text:
     order = sorted(range(4), key=lambda s: (-totals[s], s))
     text = Text()
     text.append("Standings: ", style="bold")
-    text.append(",  ".join(f"{NAMES[s]} {totals[s]}" for s in order))
+    text.append(",  ".join(f"{SEAT_LABELS[s]} {totals[s]}" for s in order))
     text.append("\n")
     losers = lowest(totals)
     if not losers:
@@ -88,8 +87,8 @@ class SummaryScreen(Screen[None]):
                 head = Text(f"Deal {game.deals.index(last) + 1} of {game.deals_planned} is over",
                             style="bold")
                 head.append("\n")
-                head.append(describe_result(last.taken, last.points, last.ended_early, NAMES))
-                tk = ", ".join(f"{NAMES[s]} {last.taken[s]}" for s in range(4))
+                head.append(describe_result(last.taken, last.points, last.ended_early, SEAT_LABELS))
+                tk = ", ".join(f"{SEAT_LABELS[s]} {last.taken[s]}" for s in range(4))
                 head.append(f"\nTricks taken: {tk}", style="dim")
             else:
                 head = Text(f"Scoreboard: deal {game.deal_number} of {game.deals_planned}",

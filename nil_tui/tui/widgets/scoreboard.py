@@ -8,11 +8,14 @@ from rich.table import Table
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from ..words import SEAT_LABELS
+
 
 @dataclass(frozen=True)
 class ScoreInfo:
-    names: tuple[str, ...] = ("You", "West", "North", "East")
+    names: tuple[str, ...] = SEAT_LABELS
     totals: tuple[int, ...] = (0, 0, 0, 0)
+    lowest: tuple[int, ...] = ()  # seats that would crawl under the table now (the engine's)
     taken: tuple[int, ...] = (0, 0, 0, 0)
     deal_number: int = 1
     deals_planned: int = 1
@@ -35,11 +38,9 @@ class Scoreboard(Widget):
         table.add_column("Pts", justify="right")
         table.add_column("Tricks", justify="right")
         table.add_column("", width=1, no_wrap=True)
-        low = min(info.totals)
-        level = len(set(info.totals)) == 1
         for s in (0, 1, 2, 3):
             pts = str(info.totals[s])
-            if info.totals[s] == low and not level:
+            if s in info.lowest:
                 pts = f"[red]{pts}[/]"
             table.add_row(info.names[s], pts, str(info.taken[s]),
                           "" if info.taken[s] else "[green]●[/]",

@@ -1,0 +1,18 @@
+"""What every screen of the app shares: the app, typed."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, cast
+
+from textual.screen import Screen
+
+if TYPE_CHECKING:
+    from ..app import NilApp
+
+
+class NilScreen(Screen[None]):
+    """A full screen of nil-tui; ``nil_app`` is the running :class:`NilApp`."""
+
+    @property
+    def nil_app(self) -> NilApp:
+        return cast("NilApp", self.app)
