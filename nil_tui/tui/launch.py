@@ -1,5 +1,8 @@
 """Entry points from the command line into the app. Kept light: nothing here imports the
-bots' search code, so the first frame comes quickly."""
+bots' search code, so the first frame comes quickly.
+
+Every full-screen command needs a terminal (it refuses at once, exit status 2, without one),
+and ends however the app ends: see :mod:`nil_tui.tui.lifecycle`."""
 
 from __future__ import annotations
 
@@ -12,26 +15,33 @@ if TYPE_CHECKING:
     from ..engine import Game
 
 
-def _run(start: str, **kwargs: Any) -> int:
+def _run(start: str, command: str, **kwargs: Any) -> int:
+    from . import lifecycle
+
+    problem = lifecycle.missing_terminal(command)
+    if problem:
+        store = kwargs.get("store")
+        if store is not None:
+            store.close()
+        print(problem, file=sys.stderr)
+        return lifecycle.EXIT_NO_TERMINAL
     from .app import NilApp
 
-    app = NilApp(start, **kwargs)
-    result = app.run()
-    return int(result or 0)
+    return lifecycle.run(NilApp(start, **kwargs), command)
 
 
 def setup() -> int:
-    return _run("setup")
+    return _run("setup", "nil-tui")
 
 
 def play(options: PlayOptions) -> int:
     """A game with exactly these options."""
-    return _run("play", options=options)
+    return _run("play", "nil-tui play", options=options)
 
 
 def play_command(overrides: dict[str, object]) -> int:
     """``nil-tui play``: the last settings with the command line's choices over them."""
-    return _run("play", overrides=overrides)
+    return _run("play", "nil-tui play", overrides=overrides)
 
 
 def resume() -> int:
@@ -44,19 +54,19 @@ def resume() -> int:
         print("nil-tui resume: there is no saved game (start one with nil-tui play)",
               file=sys.stderr)
         return 1
-    return _run("resume", store=store)
+    return _run("resume", "nil-tui resume", store=store)
 
 
 def replay(game: Game, source: str) -> int:
-    return _run("replay", game=game, title=f"Replay of {source}")
+    return _run("replay", "nil-tui replay", game=game, title=f"Replay of {source}")
 
 
 def history() -> int:
-    return _run("history")
+    return _run("history", "nil-tui history")
 
 
 def stats() -> int:
-    return _run("stats")
+    return _run("stats", "nil-tui stats")
 
 
 def last_options() -> PlayOptions:
