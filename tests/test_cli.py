@@ -72,38 +72,6 @@ def test_simulate_without_seed_prints_the_seed_it_used(
     assert json.loads(capsys.readouterr().out)["seed"] == seed
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["--bots", "easy,easy,easy"], "expected 4 bot specs"),
-    (["--bots", "easy,easy,easy,easy,easy"], "expected 4 bot specs"),
-    (["--bots", "easy,nosuchbot,easy,easy"], "unknown bot 'nosuchbot'"),
-    (["--bots", "easy,easy,no_such_module_x:Bot,easy"], "cannot import module"),
-    (["--bots", "easy,easy,json:nothing_here,easy"], "has no 'nothing_here'"),
-    (["--bots", "easy,easy,collections:OrderedDict,easy"], "is not a bot"),
-    (["--bots", "easy,,easy,easy"], "is empty"),
-    (["--deals", "0"], "--deals"),
-    (["--deals", "-3"], "--deals"),
-    (["--deals", "100"], "1 to 99"),
-    (["--games", "0"], "--games"),
-    (["--games", "-1"], "--games"),
-    (["--games", "many"], "whole number"),
-    (["--jobs", "0"], "--jobs"),
-    (["--seed", "x"], "--seed"),
-    (["--time-cap", "-2"], "--time-cap"),
-])
-def test_simulate_bad_input_is_one_line_and_status_2(
-        args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
-    try:
-        code = main(["simulate", "--games", "1", "--deals", "1", *args])
-    except SystemExit as exc:  # argparse's own errors
-        code = exc.code  # type: ignore[assignment]
-    out, err = capsys.readouterr()
-    assert code == 2
-    assert out == ""
-    assert len(err.strip().splitlines()) == 1
-    assert message in err
-    assert "Traceback" not in err
-
-
 def test_simulate_records_file_that_cannot_be_written(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["simulate", "--games", "1", "--records", str(tmp_path / "no" / "x.jsonl")])
@@ -119,6 +87,33 @@ def test_simulate_error_in_a_real_process_has_no_traceback() -> None:
     done = run_cli("simulate", "--deals", "0")
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_simulate_accepts_the_largest_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    from nil_tui.argtypes import MAX_SEED
+
+    assert MAX_SEED == 2**64 - 1
+    assert main(["simulate", "--games", "1", "--deals", "1", "--json", "--time-cap", "0",
+                 "--seed", str(MAX_SEED)]) == 0
+    assert json.loads(capsys.readouterr().out)["seed"] == MAX_SEED
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs resource limits")
+def test_simulate_records_that_stop_being_written_mid_match(tmp_path: Path) -> None:
+    """A write that fails after the first game (here a file size limit) is one line and
+    status 2, not a traceback."""
+    path = tmp_path / "out.jsonl"
+    code = ("import resource, sys; resource.setrlimit(resource.RLIMIT_FSIZE, (100, 100)); "
+            "from nil_tui.cli import main; "
+            f"raise SystemExit(main(['simulate', '--games', '2', '--deals', '1', "
+            f"'--time-cap', '0', '--records', {str(path)!r}]))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stderr.strip() == f"nil-tui simulate: error: --records: cannot write {path} " \
+        "(File too large)"
+    assert done.stdout == ""
 
 
 def test_command_line_deal_limit_is_the_engines() -> None:

@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -42,30 +43,12 @@ def test_replay_of_a_missing_file(home: Path) -> None:
     assert "nope.json" in line and "no such file" in line
 
 
-@pytest.mark.parametrize("content, words", [
-    ("{not json", "not a JSON game record"),
-    ("", "empty"),
-    ('{"format": "nil-tui-record", "version": 1}', "not a valid game record"),
-    ("[1, 2, 3]", "not a valid game record"),
-])
-def test_replay_of_a_malformed_file(home: Path, content: str, words: str) -> None:
-    path = home / "bad.json"
-    path.write_text(content, encoding="utf-8")
-    line = one_line_error(run("replay", str(path), home=home))
-    assert words in line
+def test_replay_of_a_fifo_does_not_wait(home: Path) -> None:
+    import os
 
-
-@pytest.mark.parametrize("args, words", [
-    (["play", "--deals", "0"], "--deals"),
-    (["play", "--deals", "100"], "1 to 99"),
-    (["play", "--speed", "warp"], "--speed"),
-    (["play", "--bots", "W=easy,Q=easy"], "--bots"),
-    (["play", "--difficulty", "grandmaster"], "unknown bot"),
-    (["play", "--seed", "abc"], "--seed"),
-    (["frobnicate"], "invalid choice"),
-])
-def test_bad_arguments(home: Path, args: list[str], words: str) -> None:
-    assert words in one_line_error(run(*args, home=home))
+    os.mkfifo(home / "fifo.json")
+    line = one_line_error(run("replay", str(home / "fifo.json"), home=home))
+    assert "not a regular file" in line
 
 
 def test_rules_and_version(home: Path) -> None:
@@ -81,13 +64,30 @@ def test_resume_without_a_saved_game(home: Path) -> None:
     assert "no saved game" in result.stderr and "Traceback" not in result.stderr
 
 
+def test_resume_says_what_the_store_found_and_where_the_file_went(home: Path) -> None:
+    (home / "nil-tui.db").write_bytes(b"not a database at all, but not empty either" * 100)
+    result = run("resume", home=home)
+    assert result.returncode == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    kept = [p.name for p in home.iterdir() if "damaged" in p.name]
+    assert kept, "the damaged store was not kept"
+    lines = result.stderr.strip().splitlines()
+    assert lines[-1] == "nil-tui resume: there is no saved game (start one with nil-tui play)"
+    assert any(kept[0] in line for line in lines[:-1]), result.stderr
+    assert any(str(home) in line for line in lines[:-1]), result.stderr
+    # Said once: the next resume finds a sound, empty store and says only that.
+    again = run("resume", home=home)
+    assert again.returncode == 1
+    assert again.stderr.strip().splitlines() == [lines[-1]]
+
+
 def test_replay_opens_the_review_screen(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     game = Game(1, seed=5)
     while not game.is_over:
         game.play(game.deal.legal_moves()[0])
     path = home / "game.json"
     path.write_text(json.dumps(game.to_record()), encoding="utf-8")
-    seen = {}
+    seen: dict[str, Any] = {}
 
     def fake_replay(replayed: Game, source: str) -> int:
         seen["record"] = replayed.to_record()
@@ -109,6 +109,30 @@ def test_play_passes_only_what_the_command_line_says(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(launch, "play_command", lambda overrides: seen.update(overrides) or 0)
     assert cli.main(["play", "--deals", "3", "--difficulty", "easy", "--ascii"]) == 0
     assert seen == {"seed": None, "deals": 3, "bots": ("easy", "easy", "easy"), "ascii": True}
+
+
+def test_play_takes_any_textual_theme_and_the_largest_seed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from textual.theme import BUILTIN_THEMES
+
+    from nil_tui.argtypes import MAX_SEED
+    from nil_tui.tui import launch
+
+    seen: dict[str, object] = {}
+    monkeypatch.setattr(launch, "play_command", lambda overrides: seen.update(overrides) or 0)
+    for name in BUILTIN_THEMES:
+        assert cli.main(["play", "--theme", name, "--seed", str(MAX_SEED)]) == 0
+        assert seen == {"seed": MAX_SEED, "theme": name}
+
+
+def test_the_theme_list_is_read_only_for_the_theme_flag() -> None:
+    """Parsing the other flags does not import Textual (the app's first frame comes sooner)."""
+    code = ("import sys; from nil_tui.cli import build_parser; "
+            "build_parser(False).parse_args(['play', '--deals', '3', '--seed', '4']); "
+            "print('textual' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert done.stdout.strip() == "False", done.stderr
 
 
 async def test_play_falls_back_when_a_saved_level_is_missing() -> None:
