@@ -12,12 +12,14 @@ import os
 import stat
 import sys
 from collections.abc import Sequence
-from typing import IO, TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from . import __version__, argtypes
 from .options import BOT_SEATS, SPEEDS, PlayOptions
 
 if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
+
     from .engine import Game
 
 EXIT_USAGE = 2
@@ -57,7 +59,7 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
-    def _print_message(self, message: str, file: IO[str] | None = None) -> None:
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
         # argparse drops write errors silently: --help > /dev/full would "succeed".
         if not message:
             return
