@@ -434,9 +434,9 @@ class Store:
         if kind == "ready":
             return cls(conn, base, warnings=warnings)
         if kind == "busy":
+            warnings.append(messages.LOCKED)
             store = cls(conn, base, warnings=warnings, ready=False)
             store._busy, store._problem = True, messages.LOCKED
-            warnings.append(messages.LOCKED)
             return store
         conn.close()
         if kind == "newer":
