@@ -151,6 +151,22 @@ def test_a_finished_game_waits_for_the_lock_and_counts_once(home: Path, holder: 
     assert len(list((home / "records").glob("*.json"))) == 2
 
 
+def test_closing_while_locked_keeps_the_game_in_a_file(home: Path, holder: Any) -> None:
+    make_store(home, games=0)
+    holder.hold()
+    record = partial(12)
+    s = Store.open(home)
+    assert s.save_current(record, EASY) is False
+    s.close()
+    (kept,) = set_aside_files(home)
+    assert json.loads(kept.read_text(encoding="utf-8"))["saved_game"]["record"] == record
+    holder.release()
+    with Store.open(home) as again:  # told at the next opening
+        said = ("The last game could not be written to the data file before nil-tui closed; "
+                f"it was kept as {kept}.")
+        assert again.warnings == [said]
+
+
 def test_a_store_locked_at_opening_is_read_when_free(home: Path, holder: Any) -> None:
     """A rollback-journal database held exclusively cannot even be read: the store opens
     busy, saves nothing over it, and reads it all once it is free."""

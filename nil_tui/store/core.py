@@ -403,9 +403,9 @@ class Store:
     def _open_file(cls, base: Path, warnings: list[str], slot: int) -> Store:
         """The store on the file, or the fallback its state calls for."""
         gate = FileLock(base / f"{LOCK_NAME}.open")  # one instance checks and migrates
-        gate.acquire(blocking=True, timeout=cls.open_wait)
+        deadline = time.monotonic() + cls.open_wait
+        gate.acquire(blocking=True, timeout=cls.open_wait / 2)
         try:
-            deadline = time.monotonic() + cls.open_wait
             for _ in range(3):  # the file, then at most two fresh ones if it is damaged
                 path = base / DB_NAME
                 try:
@@ -922,8 +922,8 @@ class Store:
     def close(self) -> None:
         """Write what waits if the database allows it now, and let go of the store."""
         with self._mutex:
-            if self._pending:
-                self._flush()
+            if self._pending and not self._flush():
+                self._keep_pending()
             if self._warnings and not self._warnings_read:
                 _UNREAD.setdefault(_key(self.home), []).extend(self._warnings)
                 self._warnings = []
@@ -933,6 +933,26 @@ class Store:
                 if self._lock is not None:
                     self._lock.release()
                     self._lock = None
+
+    def _keep_pending(self) -> None:
+        """Closing with writes still waiting (the file stayed locked, the disk full): what
+        they hold is kept in a file beside the database, and the next open in this process
+        says where."""
+        content: JSONObject = {"why": self.problem, "saved_game": None, "finished_games": []}
+        for op in self._pending:
+            if isinstance(op, _SaveCurrent):
+                content["saved_game"] = {"record": op.saved[0], "options": op.saved[1]}
+            elif isinstance(op, _Finish):
+                content["finished_games"].append(op.record)
+        if content["saved_game"] is None and not content["finished_games"]:
+            return  # only settings or a clean-up waited: nothing of a game is lost
+        try:
+            kept = self._keep_file("unsaved", content)
+        except OSError:
+            return
+        _UNREAD.setdefault(_key(self.home), []).append(
+            f"The last game could not be written to the data file before nil-tui closed; it "
+            f"was kept as {kept}.")
 
     def __enter__(self) -> Store:  # noqa: PYI034
         return self
