@@ -1,10 +1,14 @@
-"""Two thousand seeded random keys and clicks across games: no exception, and the
-engine's invariants hold afterwards."""
+"""Seeded random keys and clicks across games: no exception, the engine's invariants hold
+afterwards, the saved game is the game on the table, and Enter alone still finishes the game.
+
+A short mash per seed here; ``benchmarks/keymash.py`` runs the same mash for thousands of keys.
+"""
 
 from __future__ import annotations
 
 import random
 
+import pytest
 from textual import events
 from tui_helpers import settle
 
@@ -19,6 +23,7 @@ KEYS = [
     ("question_mark", "?"), ("f1", None), ("escape", "\x1b"), ("n", "n"), ("up", None),
     ("down", None), ("tab", "\t"), ("x", "x"), ("1", "1"),
 ]
+SIZE = (100, 32)
 
 
 def check_invariants(game: Game) -> None:
@@ -49,39 +54,69 @@ def check_invariants(game: Game) -> None:
     assert again == record
 
 
-async def test_key_mash_keeps_the_game_sound() -> None:
-    rng = random.Random(2026)
-    app = NilApp("play", options=PlayOptions(deals=3, bots=("easy",) * 3, seed=99,
-                                             speed="instant"))
+async def mash(app: NilApp, pilot: object, seed: int, keys: int) -> list[Game]:
+    """Send ``keys`` seeded random keys (a click every 40th), and return the games seen on
+    the table along the way, in order."""
+    from typing import Any
+
+    drive: Any = pilot
+    rng = random.Random(seed)
     games: list[Game] = []
-    async with app.run_test(size=(100, 32)) as pilot:
+    for step in range(keys):
+        if step % 40 == 39:
+            await app.workers.wait_for_complete()
+            await drive.pause()
+            await drive.click(offset=(rng.randrange(SIZE[0]), rng.randrange(SIZE[1])))
+        else:
+            key, char = rng.choice(KEYS)
+            app.post_message(events.Key(key, char))
+        if step % 20 == 19:
+            await app.workers.wait_for_complete()
+            await drive.pause()
+            screen = app.screen
+            if isinstance(screen, TableScreen) and (not games or games[-1] is not screen.game):
+                games.append(screen.game)
+    await app.workers.wait_for_complete()
+    await drive.pause()
+    return games
+
+
+def mash_app(seed: int, deals: int) -> NilApp:
+    return NilApp("play", options=PlayOptions(deals=deals, bots=("easy",) * 3, seed=seed,
+                                              speed="instant"))
+
+
+@pytest.mark.parametrize("seed", [2026, 7, 31])
+async def test_a_short_key_mash_keeps_the_game_sound(seed: int) -> None:
+    app = mash_app(seed, deals=1)
+    async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        for step in range(2000):
-            if step % 40 == 39:
-                await app.workers.wait_for_complete()
-                await pilot.pause()
-                await pilot.click(offset=(rng.randrange(100), rng.randrange(32)))
-            else:
-                key, char = rng.choice(KEYS)
-                app.post_message(events.Key(key, char))
-            if step % 20 == 19:
-                await app.workers.wait_for_complete()
-                await pilot.pause()
-                screen = app.screen
-                if isinstance(screen, TableScreen) and (not games or games[-1] is not
-                                                        screen.game):
-                    games.append(screen.game)
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        games = await mash(app, pilot, seed, keys=150)
         assert app.is_running
         assert games, "the mash never reached the table"
         for game in games:
             check_invariants(game)
         # The saved game is the game on the table.
-        saved = app.store.load_current()
         screen = app.screen
         if isinstance(screen, TableScreen) and not screen.game.is_over:
+            saved = app.store.load_current()
             assert saved is not None
             assert saved[0]["deals"] == screen.game.to_record()["deals"]
-    # Several games were played to the end along the way.
-    assert sum(game.is_over for game in games) >= 1
+        # With a game unfinished on the table (under whatever the mash left open), closing
+        # what is open and pressing Enter alone finishes it.
+        tables = [s for s in app.screen_stack if isinstance(s, TableScreen)]
+        if tables and not tables[-1].game.is_over:
+            table = tables[-1]
+            for _ in range(8):
+                if app.screen is table:
+                    break
+                await pilot.press("escape")
+                await settle(app, pilot)
+            assert app.screen is table, f"stuck on {app.screen!r} above the table"
+            for _ in range(200):
+                if table.game.is_over:
+                    break
+                await pilot.press("enter")
+                await settle(app, pilot)
+            assert table.game.is_over, "Enter alone did not finish the game after the mash"
+            check_invariants(table.game)
