@@ -1,6 +1,8 @@
 """How long the store takes for what the app does while a player waits: the autosave after
 every play (small and 99-deal games), opening the store (with its integrity check and the
-saved game's validation), and finishing a game. Prints milliseconds.
+saved game's validation), and finishing a game; and, with another process holding the
+database, how long opening and each save are held up (bounded by ``Store.open_wait`` and
+``Store.busy_timeout``). Prints milliseconds.
 
     python benchmarks/store_saves.py [--history 500] [--dir /some/disk/folder]
 """
@@ -11,6 +13,8 @@ import argparse
 import dataclasses
 import random
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -93,6 +97,48 @@ def main() -> None:
             s.stats()
             reads.append(time.perf_counter() - start)
         print(f"history() + stats() with {args.history} games:   {ms(reads)}")
+        s.close()
+        locked(home)
+
+
+HOLD = """
+import sqlite3, sys, time
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("PRAGMA journal_mode = " + sys.argv[2])
+conn.execute("BEGIN EXCLUSIVE")
+print("held", flush=True)
+time.sleep(60)
+"""
+
+
+def locked(home: Path) -> None:
+    """Opening and saving while another process holds ``BEGIN EXCLUSIVE``: in the store's own
+    WAL journal (reads go on) and in a rollback journal (nothing can be read)."""
+    for journal in ("WAL", "DELETE"):
+        holder = subprocess.Popen([sys.executable, "-c", HOLD, str(home / "nil-tui.db"),
+                                   journal], stdout=subprocess.PIPE, text=True)
+        try:
+            assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+            start = time.perf_counter()
+            s = Store.open(home)
+            opened = time.perf_counter() - start
+            saves: list[float] = []
+            game = Game(8, seed=3)
+            rng = random.Random(3)
+            for _ in range(20):
+                game.play(rng.choice(list(game.deal.legal_moves())))
+                start = time.perf_counter()
+                s.save_current(game.to_record(), OPTIONS)
+                saves.append(time.perf_counter() - start)
+            print(f"locked ({journal}): open {opened * 1000:.0f} ms (busy={s.busy}); "
+                  f"save_current: {ms(saves)}")
+        finally:
+            holder.kill()
+            holder.wait(timeout=10)
+        start = time.perf_counter()
+        done = s.retry_pending()
+        print(f"  released: retry_pending() -> {done} in "
+              f"{(time.perf_counter() - start) * 1000:.2f} ms; problem={s.problem!r}")
         s.close()
 
 

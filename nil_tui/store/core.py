@@ -257,6 +257,7 @@ class Store:
         self._lock = lock
         self._ready = ready
         self._busy = False
+        self._wait = self.busy_timeout  # the busy timeout set on the connection now
         self._problem: str | None = None
         self._pending: list[_Op] = []
         self._current_seen = ready
@@ -479,6 +480,7 @@ class Store:
         self._conn, self._ready = fresh._conn, fresh._ready
         self.persistent, self.read_only_reason = fresh.persistent, fresh.read_only_reason
         self.records_dir, self._busy = fresh.records_dir, fresh._busy
+        self._wait = -1.0  # a new connection: set its timeout at the next call
         return self._ready
 
     def _adopt_left_behind(self) -> None:
@@ -526,9 +528,18 @@ class Store:
                     conn.execute("ROLLBACK")
                 raise
 
+    def _pace(self) -> None:
+        """While another program is known to hold the database, each try waits a fifth of
+        ``busy_timeout``, so that a game saving after every card does not stall on it."""
+        wanted = self.busy_timeout / 5 if self._busy else self.busy_timeout
+        if wanted != self._wait:
+            self._conn.execute(f"PRAGMA busy_timeout = {int(wanted * 1000)}")
+            self._wait = wanted
+
     def _rows(self, sql: str, params: tuple[object, ...] = ()) -> list[Any] | None:
         """The rows of a query, or None when the database cannot be read now."""
         with self._mutex:
+            self._pace()
             if not self._ensure_ready():
                 return None
             try:
@@ -552,6 +563,7 @@ class Store:
     def _flush(self) -> bool:
         """Write what waits, in order; True when nothing waits any more."""
         with self._mutex:
+            self._pace()
             if self._pending and not self._ensure_ready():
                 self._problem = messages.LOCKED
                 return False
