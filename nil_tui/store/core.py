@@ -744,10 +744,11 @@ class Store:
         rows = self._rows(
             "SELECT id, path, finished_at, deals, opponents, totals, lost, difficulty, seed, "
             "clean_deals, points, losers, finished FROM games "
-            "ORDER BY finished_at DESC, id DESC") or []
+            "ORDER BY finished_at DESC, id DESC")
+        self._games_checked = rows is not None
         out = []
         for (gid, path, finished_at, deals, opponents, totals, lost, difficulty, seed,
-             clean, points, losers, finished) in rows:
+             clean, points, losers, finished) in rows or []:
             try:
                 total_list, loser_list = _int_list(totals), _int_list(losers)
             except JSONDamage as exc:
@@ -761,7 +762,6 @@ class Store:
                 "losers": loser_list, "difficulty": difficulty, "seed": seed_from_text(seed),
                 "clean_deals": clean, "points": points,
             })
-        self._games_checked = True
         return out
 
     def load_record(self, game_id: int) -> JSONObject | None:
