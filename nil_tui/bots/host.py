@@ -12,6 +12,7 @@ descriptor 1 go to standard error, which the game sends to a log file.
 
 from __future__ import annotations
 
+import gc
 import importlib
 import os
 import select
@@ -170,6 +171,7 @@ def main() -> None:
             return
         sys.stdout.flush()
         sys.stderr.flush()
+        gc.freeze()  # the game's process leaves the host's objects (and their pages) alone
         pid = fork()
         if pid == 0:  # the game's own process
             code = 0

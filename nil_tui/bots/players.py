@@ -11,14 +11,16 @@ card was played for the bot.
 from __future__ import annotations
 
 import atexit
+import io
 import os
 import queue
+import select
 import subprocess
 import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from ..engine import Card, Deal, PlayerView
 from . import HIDDEN, LEVELS, BotMissing, BotSpecError, make_bot, plugin_entry_points, protocol
@@ -123,10 +125,14 @@ class _Host:
     def __init__(self, target: str, stderr: IO[bytes] | int) -> None:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "nil_tui.bots.host"], stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, stderr=stderr, start_new_session=os.name == "posix")
-        self.lines: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
+            stdout=subprocess.PIPE, stderr=stderr, start_new_session=os.name == "posix",
+            bufsize=0)
         self.busy = False  # a game runs in it (or it was told to end one)
-        threading.Thread(target=self._read, name="bot-host-reader", daemon=True).start()
+        self._buffer = b""
+        self._lines: queue.SimpleQueue[bytes | None] | None = None
+        if not _SELECT_PIPES:  # no select() on pipes here: a thread reads them
+            self._lines = queue.SimpleQueue()
+            threading.Thread(target=self._read, name="bot-host-reader", daemon=True).start()
         _LIVE.add(self)
         try:
             self.send({"t": "hello", "target": target, "path": list(sys.path)})
@@ -140,24 +146,52 @@ class _Host:
             raise (BotMissing if reply["t"] == "missing" else BotSpecError)(why)
 
     def _read(self) -> None:
-        stream = self.proc.stdout
-        assert stream is not None
+        raw, lines = self.proc.stdout, self._lines
+        assert raw is not None and lines is not None
+        stream = io.BufferedReader(cast(Any, raw))
         try:
             while True:
                 line = stream.readline(protocol.MAX_LINE + 1)
                 if not line:
                     break
-                self.lines.put(line)
+                lines.put(line)
         except (OSError, ValueError):
             pass
-        self.lines.put(None)
+        lines.put(None)
+
+    def _next_line(self, deadline: float | None) -> bytes | None:
+        """The next line the process wrote (None at its end); queue.Empty at the deadline."""
+        if self._lines is not None:
+            wait = None if deadline is None else max(0.0, deadline - _now())
+            return self._lines.get(timeout=wait)
+        stream = self.proc.stdout
+        assert stream is not None
+        fd = stream.fileno()
+        while b"\n" not in self._buffer:
+            if len(self._buffer) > protocol.MAX_LINE:
+                line, self._buffer = self._buffer, b""
+                return line  # too long: not a message
+            wait = None if deadline is None else max(0.0, deadline - _now())
+            ready, _, _ = select.select([fd], [], [], wait)
+            if not ready:
+                raise queue.Empty
+            try:
+                chunk = os.read(fd, 1 << 16)
+            except OSError:
+                chunk = b""
+            if not chunk:
+                return None
+            self._buffer += chunk
+        line, _, self._buffer = self._buffer.partition(b"\n")
+        return line + b"\n"
 
     def send(self, message: dict[str, Any]) -> None:
         stream = self.proc.stdin
+        data = memoryview(protocol.dump(message))
         try:
             assert stream is not None
-            stream.write(protocol.dump(message))
-            stream.flush()
+            while data:
+                data = data[stream.write(data) or 0:]
         except (OSError, ValueError) as exc:
             raise _Gone("its process has ended") from exc
 
@@ -167,9 +201,8 @@ class _Host:
         _Gone when the process ends, writes garbage or says nothing within ``timeout``."""
         deadline = None if timeout is None else _now() + timeout
         while True:
-            wait = None if deadline is None else max(0.0, deadline - _now())
             try:
-                line = self.lines.get(timeout=wait)
+                line = self._next_line(deadline)
             except queue.Empty:
                 raise _Gone("timeout") from None
             if line is None:
@@ -230,6 +263,7 @@ def _now() -> float:
     return time.monotonic()
 
 
+_SELECT_PIPES = os.name == "posix"
 _LIVE: set[_Host] = set()
 _IDLE: dict[tuple[object, ...], list[_Host]] = {}
 _POOL_LOCK = threading.Lock()

@@ -1,0 +1,160 @@
+"""What asking bots safely costs a bots-only match.
+
+    python benchmarks/simulate_overhead.py [--games 100] [--deals 8] [--seed 1]
+                                           [--search-games 2]
+
+Every row plays the same games (``--games`` games of ``--deals`` deals, four bots) in the way
+the game's driver plays them: one player per seat per game, opened with
+``nil_tui.bots.open_player`` and closed at the end, each card checked and played through the
+engine. Printed: seconds of wall-clock and of this process's CPU, and the ratio to the row it
+is compared with.
+
+- built-in levels: through ``open_player`` at the default time cap, against calling the bots'
+  ``choose`` directly (target: within 1.1x), and against the former way (a watchdog thread
+  per decision, ``choose_safely`` with a cap).
+- plugins: the same logic as a plugin (its own process per seat and game) against built in
+  (target: within 1.5x): a trivial bot, the easy and normal levels' code named by
+  ``module:Name`` (which makes them plugins), and the hard level's on ``--search-games``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+
+class Trivial:
+    """The first legal card."""
+
+    name = "Trivial"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def choose(self, view: Any) -> Any:
+        return view.legal[0]
+
+
+Ask = Callable[[int, Any], Any]  # (seat, view) -> card
+
+
+def play_games(open_seats: Callable[[int], tuple[Ask, Callable[[], None]]], games: int,
+               deals: int, seed: int) -> tuple[float, float, list[Any]]:
+    """Wall and CPU seconds of the games, and their records (to check rows agree)."""
+    from nil_tui.engine import Game
+
+    records = []
+    wall, cpu = time.perf_counter(), time.process_time()
+    for g in range(games):
+        ask, close = open_seats(seed * 1000 + g)
+        game = Game(deals_planned=deals, seed=seed * 1000 + g)
+        while True:
+            deal = game.deal
+            while not deal.is_over:
+                seat = deal.to_move
+                assert seat is not None
+                game.play(ask(seat, deal.view(seat)))
+            if game.is_over:
+                break
+            game.next_deal()
+        close()
+        records.append(game.to_record()["deals"])
+    return time.perf_counter() - wall, time.process_time() - cpu, records
+
+
+def through_players(spec: str) -> Callable[[int], tuple[Ask, Callable[[], None]]]:
+    from nil_tui.bots import open_player, seat_seed
+
+    def open_seats(game_seed: int) -> tuple[Ask, Callable[[], None]]:
+        players = [open_player(spec, seat_seed(game_seed, k), log=None) for k in range(4)]
+
+        def ask(seat: int, view: Any) -> Any:
+            choice = players[seat].decide(view)
+            if choice.incident is not None:
+                raise SystemExit(f"unexpected incident: {choice.incident}")
+            return choice.card
+
+        def close() -> None:
+            for p in players:
+                p.close()
+
+        return ask, close
+
+    return open_seats
+
+
+def direct(target: str, *, watchdog: bool = False) -> Callable[[int], tuple[Ask, Callable[[], None]]]:
+    from nil_tui.bots import make_bot, seat_seed
+    from nil_tui.bots.safety import choose_safely
+
+    def open_seats(game_seed: int) -> tuple[Ask, Callable[[], None]]:
+        bots = [make_bot(target, seed=seat_seed(game_seed, k)) for k in range(4)]
+        if watchdog:
+            def ask(seat: int, view: Any) -> Any:
+                return choose_safely(bots[seat], view, 10.0).card
+        else:
+            def ask(seat: int, view: Any) -> Any:
+                return bots[seat].choose(view)
+        return ask, lambda: None
+
+    return open_seats
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--deals", type=int, default=8)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--search-games", type=int, default=2,
+                        help="games for the hard level's row (0 to skip it)")
+    args = parser.parse_args()
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    os.environ.pop("NIL_TUI_BOT_TIME_CAP", None)  # the default cap
+    from nil_tui.bots import LEVELS, Level
+    from nil_tui.bots.players import shutdown
+
+    # The trivial bot as a built-in level, to be asked exactly as the levels are.
+    LEVELS["trivial"] = Level("trivial", "Trivial", "", "simulate_overhead:Trivial")
+    g, d, s = args.games, args.deals, args.seed
+    print(f"{g} games x {d} deals, four bots, seed {s}  (wall s / CPU s of this process)")
+
+    def row(label: str, result: tuple[float, float, list[Any]],
+            base: tuple[float, float, list[Any]] | None = None, target: str = "") -> None:
+        wall, cpu, records = result
+        text = f"  {label:<44} {wall:7.2f} s / {cpu:6.2f} s"
+        if base is not None:
+            assert records == base[2], f"{label}: not the same games"
+            text += f"   {wall / base[0]:5.2f}x wall  {cpu / base[1]:5.2f}x CPU {target}"
+        print(text, flush=True)
+
+    print("built-in levels")
+    for level in ("easy", "normal"):
+        base = play_games(direct(level), g, d, s)
+        row(f"{level}: bot.choose called directly", base)
+        row(f"{level}: open_player, default cap", play_games(through_players(level), g, d, s),
+            base, "(target within 1.1x)")
+        row(f"{level}: choose_safely, a thread per decision",
+            play_games(direct(level, watchdog=True), g, d, s), base)
+    print("plugins: the same logic in a process of its own per seat and game")
+    for label, level, target, games in (
+            ("trivial", "trivial", "simulate_overhead:Trivial", g),
+            ("easy", "easy", "nil_tui.bots.easy:EasyBot", g),
+            ("normal", "normal", "nil_tui.bots.normal:NormalBot", g),
+            ("hard", "hard", "nil_tui.bots.hard:HardBot", args.search_games)):
+        if games <= 0:
+            continue
+        shutdown()
+        base = play_games(through_players(level), games, d, s)
+        row(f"{label} built in ({games} games)", base)
+        row(f"{label} as a plugin (new host processes)", play_games(
+            through_players(target), games, d, s), base, "(target within 1.5x)")
+    shutdown()
+
+
+if __name__ == "__main__":
+    main()
