@@ -23,6 +23,17 @@ async def settle(app: NilApp, pilot: Any) -> None:
     raise AssertionError("the bots never handed the turn back")
 
 
+async def wait_for_table(app: NilApp, pilot: Any) -> TableScreen:
+    """Wait until the table is shown (plugin bots start in a thread first)."""
+    for _ in range(200):
+        await app.workers.wait_for_complete()
+        await pilot.pause(0.05)
+        if isinstance(app.screen, TableScreen):
+            await settle(app, pilot)
+            return app.screen
+    raise AssertionError(f"the table never came, the screen is {app.screen!r}")
+
+
 def table(app: NilApp) -> TableScreen:
     screen = app.screen
     assert isinstance(screen, TableScreen), f"expected the table, got {screen!r}"

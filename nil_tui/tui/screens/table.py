@@ -200,7 +200,7 @@ class TableScreen(NilScreen):
     # --- the flow of the game -------------------------------------------------------------
     def advance(self) -> None:
         """Do whatever comes next: wait for you, ask a bot, or show the deal's end."""
-        if not self.is_active or self._holding is not None or not self.in_progress:
+        if not self.is_active or self._holding is not None or self._over:
             return
         driver = self.driver
         phase = driver.phase
