@@ -14,7 +14,7 @@ from .search import Searcher
 # A hint must come back in well under a second: the expert's search on fewer layouts (a work
 # budget, so the same position always gets the same hint), with a safety cap in seconds that
 # only a very slow or busy machine reaches.
-ADVICE = replace(EXPERT, worlds=80, max_worlds=160)
+ADVICE = replace(EXPERT, worlds=80, max_worlds=160, max_nodes=200_000)
 ADVICE_SAFETY_CAP = 2.0
 
 

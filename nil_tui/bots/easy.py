@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from ..engine import Card, PlayerView
+from ..engine import Card, PlayerView, trick_winner
 
 
 def decision_rng(seed: int, view: PlayerView, salt: str = "") -> random.Random:
@@ -26,7 +26,7 @@ class EasyBot:
         legal = list(view.legal)
         if view.trick and view.clean[view.seat]:
             led = view.trick[0].suit
-            top = max(c.rank for c in view.trick if c.suit == led)
+            top = view.trick[(trick_winner(view.leader, view.trick) - view.leader) & 3].rank
             ducks = [c for c in legal if c.suit == led and c.rank < top]
             if ducks:
                 # a beginner ducks, though not always with the best card
