@@ -3,6 +3,9 @@
 A bot is any class (or factory) called as ``Name(seed=...)`` whose objects have a ``name`` and
 a ``choose(view)`` method returning one of ``view.legal``. The view holds only what the seat
 may know: its hand, the cards played so far, tricks taken, hand sizes and the score.
+
+The game runs a plugin in a process of its own, a fresh one for every game, and sends it a
+copy of the view at each decision; what it prints goes to ``plugins.log`` in the data folder.
 """
 
 from __future__ import annotations
