@@ -12,6 +12,9 @@ Rows:
 
 Every game has ``--deals`` deals and is played four times (rotated), so a row of G games has
 4 * G * deals seat-deals for the bot under test and G * deals independent samples.
+
+``--time-cap 0`` (the default) plays without any wall clock: no per-decision cap and no safety
+cap in the search levels, so a row depends only on its seed, however busy the machine.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import cast
 
 ROWS = {
     # name: (hero, field)
@@ -36,13 +40,17 @@ DEFAULT_GAMES = {"normal/easy": 200, "easy/normal": 200, "hard/normal": 60, "exp
                  "expert/normal": 40, "oracle/normal": 40}
 
 
-def run_row(name: str, games: int, deals: int, seed: int, jobs: int) -> dict[str, object]:
+def run_row(name: str, games: int, deals: int, seed: int, jobs: int,
+            time_cap: float | None = None) -> dict[str, object]:
+    from nil_tui.bots import search
     from nil_tui.sim import run_match
 
+    if time_cap is None:  # before the bots are made (the workers are forked from here)
+        search.DEFAULT_SAFETY_CAP = None
     hero, field = ROWS[name]
     start = time.perf_counter()
     result = run_match([hero, field, field, field], games, deals, seed, rotate=True, jobs=jobs,
-                       time_cap=None).to_json()
+                       time_cap=time_cap).to_json()
     row = dict(result["bots"][hero])
     row.update(row=name, hero=hero, field=field, games_played=games, deals_per_game=deals,
                seed=seed, seconds=round(time.perf_counter() - start, 1))
@@ -50,8 +58,8 @@ def run_row(name: str, games: int, deals: int, seed: int, jobs: int) -> dict[str
 
 
 def fmt_row(row: dict[str, object]) -> str:
-    lo, hi = row["edge_ci95"]  # type: ignore[misc]
-    sig = "yes" if lo > 0 or hi < 0 else "no"  # type: ignore[operator]
+    lo, hi = cast("tuple[float, float]", row["edge_ci95"])
+    sig = "yes" if lo > 0 or hi < 0 else "no"
     return (f"| {row['hero']} vs 3 {row['field']} | {row['games_played']}x{row['deals_per_game']}"
             f" | {row['points_per_deal']:.3f} | {row['edge']:+.3f} [{lo:+.3f}, {hi:+.3f}] | "
             f"{sig} | {row['clean_share']:.1%} |")
@@ -70,6 +78,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=8)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--time-cap", type=float, default=0.0, metavar="SECONDS",
+                        help="per-decision time cap (default 0: no wall clock at all)")
     parser.add_argument("--save", metavar="FILE", help="add the rows to this JSON file")
     parser.add_argument("--report", metavar="FILE", help="print the rows saved in FILE")
     args = parser.parse_args(argv)
@@ -92,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     print(HEADER, flush=True)
     for name in names:
         games = args.games or DEFAULT_GAMES[name]
-        row = run_row(name, games, args.deals, args.seed, args.jobs)
+        row = run_row(name, games, args.deals, args.seed, args.jobs, args.time_cap or None)
         print(fmt_row(row), f"({row['seconds']} s)", flush=True)
         if args.save:
             path = Path(args.save)

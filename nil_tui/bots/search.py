@@ -48,7 +48,8 @@ class SearchConfig:
     endgame_nodes: int = 4000  # nodes of one exact search before it finishes by playouts
 
 
-DEFAULT_SAFETY_CAP = 10.0  # seconds; only a machine far slower than any player's reaches it
+# seconds; only a machine far slower than any player's reaches it (None: no cap)
+DEFAULT_SAFETY_CAP: float | None = 10.0
 
 
 def edge_utility(seat: int) -> Utility:
