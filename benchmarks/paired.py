@@ -6,7 +6,8 @@ Every deal is played four times for each bot (the bot in each seat in turn, thre
 elsewhere), on the same cards for both bots, mid-game (points decide, not the match). The
 difference of the two edges is measured deal by deal, so the luck of the cards cancels out
 and much smaller differences show than in two separate matches. Any bot spec works,
-``module:Name`` included.
+``module:Name`` included. No wall clock limits a decision (the search levels' safety cap is
+off), so the figures depend only on the seed.
 """
 
 from __future__ import annotations
@@ -56,8 +57,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--save", type=Path, help="write the per-deal edges as JSON")
     args = parser.parse_args(argv)
 
-    from nil_tui.bots import BotSpecError, check_spec
+    from nil_tui.bots import BotSpecError, check_spec, search
 
+    # no wall clock at all: the search levels' safety cap off (before the workers are forked),
+    # so the figures depend only on the seed, however busy the machine
+    search.DEFAULT_SAFETY_CAP = None
     try:
         for spec in (args.first, args.second, args.field):
             check_spec(spec)
