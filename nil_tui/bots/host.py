@@ -1,4 +1,4 @@
-"""The process a plugin bot runs in: ``python -m nil_tui.bots.host``.
+"""The process a plugin bot runs in (``python -m nil_tui.bots.host``).
 
 It imports the engine and the plugin, nothing of the game. For every game the game asks
 for ("new"), a fresh process is forked from this one to build the bot and answer its

@@ -42,6 +42,9 @@ class BotPlayer:
     builtin: bool
 
     def decide(self, view: PlayerView, perfect: Callable[[], Deal] | None = None) -> Choice:
+        """The card to play for ``view``, a position where it is this seat's turn (ValueError
+        otherwise). ``perfect`` gives a copy of the whole deal: only a built-in level that
+        plays with every hand visible (the oracle) is offered it."""
         raise NotImplementedError
 
     def close(self) -> None:
@@ -90,6 +93,8 @@ class _BuiltinPlayer(BotPlayer):
 
     def decide(self, view: PlayerView, perfect: Callable[[], Deal] | None = None) -> Choice:
         legal = view.legal  # the caller's tuple, kept before the bot sees the view
+        if not legal:
+            raise ValueError(f"it is not seat {view.seat}'s turn: it has no card to play")
         bot = self._bot
         try:
             if perfect is not None and self._perfect:
@@ -124,7 +129,7 @@ class _Host:
 
     def __init__(self, target: str, stderr: IO[bytes] | int) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "nil_tui.bots.host"], stdin=subprocess.PIPE,
+            [sys.executable, "-c", _HOST_START, _PACKAGE_ROOT], stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, stderr=stderr, start_new_session=os.name == "posix",
             bufsize=0)
         self.busy = False  # a game runs in it (or it was told to end one)
@@ -264,6 +269,11 @@ def _now() -> float:
 
 
 _SELECT_PIPES = os.name == "posix"
+# The host is python -m nil_tui.bots.host, with the folder this nil_tui comes from as a last
+# resort on the path, in case it was found through a path set up in this process only.
+_PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
+_HOST_START = ("import sys; sys.path.append(sys.argv.pop()); "
+               "from nil_tui.bots.host import main; main()")
 _LIVE: set[_Host] = set()
 _IDLE: dict[tuple[object, ...], list[_Host]] = {}
 _POOL_LOCK = threading.Lock()
@@ -305,7 +315,17 @@ def shutdown() -> None:
         host.kill()
 
 
+def _forget_hosts() -> None:
+    """In a process forked from this one (a simulate job): the hosts are the parent's."""
+    global _POOL_LOCK
+    _IDLE.clear()
+    _LIVE.clear()
+    _POOL_LOCK = threading.Lock()
+
+
 atexit.register(shutdown)
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_hosts)
 
 
 def plugin_log() -> Path | None:
@@ -383,6 +403,8 @@ class _PluginPlayer(BotPlayer):
 
     def decide(self, view: PlayerView, perfect: Callable[[], Deal] | None = None) -> Choice:
         legal = view.legal
+        if not legal:
+            raise ValueError(f"it is not seat {view.seat}'s turn: it has no card to play")
         card = fallback_card(view, legal)
         if self._closed:
             return Choice(card, _incident(f"{self.name} has left the game; {card} was played "

@@ -247,3 +247,22 @@ def test_a_plugin_plays_the_same_cards_as_the_same_bot_built_in() -> None:
         if not again.is_over:
             again.next_deal()
     assert game.to_record()["deals"] == again.to_record()["deals"]
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_a_forked_process_does_not_share_the_plugin_processes_it_inherits() -> None:
+    from nil_tui.bots import players as players_module
+
+    open_player("nil_hostile:Trivial", 1).close()  # a host waits in the pool
+    assert any(players_module._IDLE.values())
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # a simulate job forked from this process
+        os.write(write, b"1" if not players_module._IDLE and not players_module._LIVE else b"0")
+        os._exit(0)
+    os.waitpid(pid, 0)
+    assert os.read(read, 1) == b"1"
+    os.close(read)
+    os.close(write)
+    game, _ = play(["nil_hostile:Trivial", "easy", "easy", "easy"], seed=1)
+    assert incidents(game, 0) == []
