@@ -274,7 +274,7 @@ def resume() -> int:
             warnings = list(store.warnings)
             for line in warnings:
                 print(f"nil-tui resume: {line}", file=sys.stderr)
-            if warnings:
+            if warnings and not any(str(store.home) in line for line in warnings):
                 print(f"nil-tui resume: (the data folder is {store.home})", file=sys.stderr)
             print("nil-tui resume: there is no saved game (start one with nil-tui play)",
                   file=sys.stderr)

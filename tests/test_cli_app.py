@@ -81,6 +81,31 @@ def test_resume_says_what_the_store_found_and_where_the_file_went(home: Path) ->
     assert again.stderr.strip().splitlines() == [lines[-1]]
 
 
+def test_resume_of_a_saved_game_that_does_not_load_says_where_it_was_kept(home: Path) -> None:
+    import sqlite3
+
+    from nil_tui.store import Store
+
+    game = Game(2, seed=3)
+    for _ in range(5):
+        game.play(game.deal.legal_moves()[0])
+    store = Store.open()
+    store.save_current(game.to_record(), {"deals": 2})
+    store.close()
+    damaged = json.dumps({"format": "nil-tui-record", "version": 1, "deals": "x"})
+    with sqlite3.connect(home / "nil-tui.db") as db:
+        db.execute("UPDATE current SET record = ?", (damaged,))
+    db.close()
+    result = run("resume", home=home)
+    assert result.returncode == 1, result.stderr
+    lines = result.stderr.strip().splitlines()
+    kept = [p for p in home.iterdir() if p.suffix == ".json"]
+    assert len(kept) == 1, list(home.iterdir())
+    assert json.loads(damaged) in json.loads(kept[0].read_text(encoding="utf-8")).values()
+    assert any(str(kept[0]) in line or kept[0].name in line for line in lines[:-1]), lines
+    assert lines[-1] == "nil-tui resume: there is no saved game (start one with nil-tui play)"
+
+
 def test_replay_opens_the_review_screen(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     game = Game(1, seed=5)
     while not game.is_over:
