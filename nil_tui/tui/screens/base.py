@@ -11,7 +11,12 @@ if TYPE_CHECKING:
 
 
 class NilScreen(Screen[None]):
-    """A full screen of nil-tui; ``nil_app`` is the running :class:`NilApp`."""
+    """A full screen of nil-tui; ``nil_app`` is the running :class:`NilApp`. Its own keys
+    act only while it is the screen in front: a key that reaches it while another screen
+    opens does nothing."""
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.is_active
 
     @property
     def nil_app(self) -> NilApp:

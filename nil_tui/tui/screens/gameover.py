@@ -158,6 +158,4 @@ class GameOverScreen(NilScreen):
     def action_again(self) -> None:
         from dataclasses import replace
 
-        if not self.is_active:
-            return
         self.nil_app.start_game(replace(self.options, seed=None))

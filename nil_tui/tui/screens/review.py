@@ -9,12 +9,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
-from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from ...engine import SEAT_NAMES, Card, Deal, Game, describe_result
 from ..widgets.cards import CardLook
 from ..widgets.trick import TrickInfo, TrickView
+from .base import NilScreen
 
 
 def hand_lines(cards: tuple[Card, ...], look: CardLook) -> Text:
@@ -29,7 +29,7 @@ def hand_lines(cards: tuple[Card, ...], look: CardLook) -> Text:
     return text
 
 
-class ReviewScreen(Screen[None]):
+class ReviewScreen(NilScreen):
     """All four hands and each trick of a completed (or saved) game."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -70,75 +70,82 @@ class ReviewScreen(Screen[None]):
         self.query_one(TrickView).look = self.look
         self.show()
 
+    def watch_deal_index(self) -> None:
+        self.step = 0
+        self.show()
+
+    def watch_step(self) -> None:
+        self.show()
+
     @property
     def deal(self) -> Deal:
         return self.game.deals[self.deal_index]
 
-    def _tricks(self) -> list[tuple[int, tuple[Card, ...], int | None]]:
-        """(leader, cards, winner) of each trick of the deal, the unfinished one included."""
+    @property
+    def steps(self) -> int:
+        """Tricks to step through: the completed ones, and an unfinished last one."""
         deal = self.deal
-        out: list[tuple[int, tuple[Card, ...], int | None]] = [
-            (t.leader, t.cards, t.winner) for t in deal.tricks]
-        if deal.trick:
-            out.append((deal.leader, deal.trick, None))
-        return out
+        return len(deal.tricks) + (1 if deal.trick else 0)
+
+    def position(self) -> Deal:
+        """The deal as it stood after ``step`` tricks, replayed by the engine."""
+        deal = self.deal
+        at = Deal.from_hands([deal.dealt_hand(s) for s in range(4)], deal.dealer)
+        for trick in deal.tricks[: self.step]:
+            for card in trick.cards:
+                at.play(card)
+        if self.step > len(deal.tricks):
+            for card in deal.trick:
+                at.play(card)
+        return at
 
     def show(self) -> None:
+        if not self.is_mounted:
+            return
         deal = self.deal
-        tricks = self._tricks()
-        step = min(self.step, len(tricks))
-        played: set[Card] = set()
-        for leader, cards, _ in tricks[:step]:
-            played.update(cards)
-        taken = [0, 0, 0, 0]
-        for _, _, w in tricks[:step]:
-            if w is not None:
-                taken[w] += 1
+        step = self.step
+        at = self.position()
+        taken = at.taken
         for seat in range(4):
-            cards = tuple(c for c in deal.dealt_hand(seat) if c not in played)
             head = Text(f"{SEAT_NAMES[seat]}", style="bold")
             if deal.dealer == seat:
                 head.append(" (dealer)", style="dim")
             head.append(f"  {taken[seat]} tk" if taken[seat] else "  clean",
                         style="" if taken[seat] else "green")
             head.append("\n")
-            head.append_text(hand_lines(cards, self.look))
+            head.append_text(hand_lines(at.hand(seat), self.look))
             self.query_one(f"#hand-{seat}", Static).update(head)
-        if step == 0:
-            self.query_one(TrickView).info = TrickInfo((), None, "The hands as dealt")
-        else:
-            leader, cards, winner = tricks[step - 1]
-            placed = tuple(((leader + k) & 3, c) for k, c in enumerate(cards))
-            caption = (f"Trick {step}: {SEAT_NAMES[winner]} wins" if winner is not None
-                       else f"Trick {step}: unfinished")
-            self.query_one(TrickView).info = TrickInfo(placed, winner, caption)
+        self.query_one(TrickView).info = self._trick_info(at)
         head = Text(self.title_text, style="bold")
         head.append(f"   deal {self.deal_index + 1} of {len(self.game.deals)}, "
-                    f"trick {step} of {len(tricks)}")
-        if deal.is_over and step == len(tricks):
+                    f"trick {step} of {self.steps}")
+        if deal.is_over and step == self.steps:
             head.append("   " + describe_result(deal.taken, deal.points, deal.ended_early,
                                                 SEAT_NAMES), style="cyan")
         self.query_one("#review-head", Static).update(head)
 
+    def _trick_info(self, at: Deal) -> TrickInfo:
+        step = self.step
+        if step == 0:
+            return TrickInfo((), None, "The hands as dealt")
+        if step <= len(at.tricks):
+            trick = at.tricks[step - 1]
+            placed = tuple((trick.player_of(k), c) for k, c in enumerate(trick.cards))
+            return TrickInfo(placed, trick.winner,
+                             f"Trick {step}: {SEAT_NAMES[trick.winner]} wins")
+        placed = tuple(((at.leader + k) & 3, c) for k, c in enumerate(at.trick))
+        return TrickInfo(placed, None, f"Trick {step}: unfinished")
+
     def action_step(self, delta: int) -> None:
-        total = len(self._tricks())
-        self.step = min(max(self.step + delta, 0), total)
-        self.show()
+        self.step = min(max(self.step + delta, 0), self.steps)
 
     def action_ends(self, last: int) -> None:
-        self.step = len(self._tricks()) if last else 0
-        self.show()
+        self.step = self.steps if last else 0
 
     def action_deal(self, delta: int) -> None:
-        index = min(max(self.deal_index + delta, 0), len(self.game.deals) - 1)
-        if index != self.deal_index:
-            self.deal_index = index
-            self.step = 0
-            self.show()
+        self.deal_index = min(max(self.deal_index + delta, 0), len(self.game.deals) - 1)
 
     def action_close(self) -> None:
-        if not self.is_active:
-            return
         if len(self.app.screen_stack) <= 2:
             self.app.exit()
         else:

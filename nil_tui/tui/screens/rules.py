@@ -9,10 +9,10 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from ...paths import asset_text
+from .base import NilScreen
 
 KEYS = (
     ("← → (or a d)", "move the cursor over your cards"),
@@ -35,7 +35,7 @@ def keys_table() -> Table:
     return table
 
 
-class RulesScreen(Screen[None]):
+class RulesScreen(NilScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,question_mark,f1", "close", "Back"),
         Binding("up,k", "scroll(-1)", "Scroll", show=False),
@@ -56,5 +56,4 @@ class RulesScreen(Screen[None]):
         self.query_one("#rules", VerticalScroll).scroll_relative(y=step * 3, animate=False)
 
     def action_close(self) -> None:
-        if self.is_active:
-            self.dismiss(None)
+        self.dismiss(None)

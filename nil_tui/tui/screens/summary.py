@@ -9,11 +9,11 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from ...engine import Game, describe_result, lowest
 from ..words import SEAT_LABELS
+from .base import NilScreen
 
 
 def deals_table(game: Game) -> Table:
@@ -64,7 +64,7 @@ def standings_text(game: Game, final: bool) -> Text:
     return text
 
 
-class SummaryScreen(Screen[None]):
+class SummaryScreen(NilScreen):
     """What happened in the last deal, every deal so far, standings, who is under the table."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -101,8 +101,7 @@ class SummaryScreen(Screen[None]):
         yield Footer()
 
     def action_close(self) -> None:
-        if self.is_active:
-            self.dismiss(None)
+        self.dismiss(None)
 
 
 class ScoresScreen(SummaryScreen, inherit_bindings=False):

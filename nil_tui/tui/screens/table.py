@@ -49,9 +49,6 @@ PAUSES: dict[str, tuple[float, float]] = {
     "slow": (0.9, 2.5),
 }
 
-# Actions that only make sense while the table is the screen in front.
-_TABLE_ACTIONS = frozenset({"move", "play", "scoreboard", "last_trick", "hint"})
-
 
 def level_title(spec: str | None) -> str:
     """How a seat's bot is named on its seat: the level's title, or a plugin's class name."""
@@ -130,10 +127,6 @@ class TableScreen(NilScreen):
     @property
     def game(self) -> Game:
         return self.driver.game
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Keys that reach the table while another screen opens do nothing."""
-        return self.is_active or action not in _TABLE_ACTIONS
 
     # --- snapshots down -------------------------------------------------------------------
     def refresh_view(self) -> None:
