@@ -130,15 +130,14 @@ def parse_bots(difficulty: str | None, bots: str | None,
                default: tuple[str, str, str]) -> tuple[str, str, str]:
     """Bot specs for West, North, East from ``--difficulty`` and ``--bots``."""
     if difficulty is None and bots is None:
-        # The saved (or default) levels: the app plays the nearest installed level if one is
-        # gone, so nothing is imported here before the first frame.
+        # The saved (or default) levels: the app asks the player about a bot that is gone,
+        # so nothing is imported here before the first frame.
         return default
     from .bots import BotSpecError, check_spec
-    from .options import fallback_spec
 
-    # Saved settings may name a level that is gone: play the nearest one instead. Levels
-    # named on this command line must exist.
-    chosen = [fallback_spec(spec) for spec in default]
+    # Seats this command line leaves out keep the default level; the bots it names must
+    # exist.
+    chosen = list(default)
     if difficulty is not None:
         chosen = [difficulty.strip()] * 3
     if bots is not None:

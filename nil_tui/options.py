@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import Any
+
+from .engine.game import DEFAULT_DEALS, MAX_DEALS
 
 SPEEDS = ("instant", "fast", "normal", "slow")
 BOT_SEATS = {"W": 1, "N": 2, "E": 3}
@@ -10,7 +13,7 @@ BOT_SEATS = {"W": 1, "N": 2, "E": 3}
 
 @dataclass(frozen=True)
 class PlayOptions:
-    deals: int = 8
+    deals: int = DEFAULT_DEALS
     bots: tuple[str, str, str] = ("normal", "normal", "normal")  # West, North, East
     seed: int | None = None
     speed: str = "normal"
@@ -20,30 +23,15 @@ class PlayOptions:
     extra: dict[str, str] = field(default_factory=dict)
 
 
-# Built-in levels from weakest to strongest, for choosing a substitute.
-LEVEL_ORDER = ("easy", "normal", "hard", "expert")
+DEFAULT_LEVEL = "normal"  # the level offered when a seat's bot is not available
 
 
-def fallback_spec(spec: str) -> str:
-    """A bot spec that is available now: ``spec`` itself when it is, else the strongest
-    built-in level not above it (or the weakest one there is)."""
-    from .bots import LEVELS, plugin_entry_points
-
-    if spec in LEVELS or ":" in spec or spec in plugin_entry_points():
-        return spec
-    wanted = LEVEL_ORDER.index(spec) if spec in LEVEL_ORDER else len(LEVEL_ORDER)
-    for level in reversed(LEVEL_ORDER[: wanted + 1]):
-        if level in LEVELS:
-            return level
-    return next(iter(LEVELS))
-
-
-def options_from_dict(data: dict, base: PlayOptions | None = None) -> PlayOptions:
+def options_from_dict(data: dict[str, Any], base: PlayOptions | None = None) -> PlayOptions:
     """PlayOptions from saved settings (unknown keys ignored, bad values replaced)."""
     base = base or PlayOptions()
     out = base
     deals = data.get("deals")
-    if isinstance(deals, int) and not isinstance(deals, bool) and 1 <= deals <= 99:
+    if isinstance(deals, int) and not isinstance(deals, bool) and 1 <= deals <= MAX_DEALS:
         out = replace(out, deals=deals)
     bots = data.get("bots")
     if isinstance(bots, (list, tuple)) and len(bots) == 3 and all(

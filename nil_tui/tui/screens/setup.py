@@ -12,7 +12,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
-from ...options import SPEEDS, PlayOptions
+from ...options import DEFAULT_LEVEL, SPEEDS, PlayOptions
 from .base import NilScreen
 
 SEATS = ("West", "North", "East")
@@ -49,8 +49,6 @@ class SetupScreen(NilScreen):
         self.choices = level_choices()
 
     def compose(self) -> ComposeResult:
-        from ...options import fallback_spec
-
         o = self.options
         specs = [spec for spec, _, _ in self.choices]
         with VerticalScroll(id="setup"):
@@ -76,7 +74,7 @@ class SetupScreen(NilScreen):
                                  else "normal", allow_blank=False, id="speed")
             with Horizontal(classes="setup-row"):
                 for i, seat in enumerate(SEATS):
-                    spec = o.bots[i] if o.bots[i] in specs else fallback_spec(o.bots[i])
+                    spec = o.bots[i] if o.bots[i] in specs else DEFAULT_LEVEL
                     with Vertical(classes="field"):
                         yield Label(seat)
                         yield Select([(title, s) for s, title, _ in self.choices],
@@ -97,6 +95,13 @@ class SetupScreen(NilScreen):
 
     def on_mount(self) -> None:
         self._describe()
+        specs = {spec for spec, _, _ in self.choices}
+        gone = [f"{seat}'s last bot ({spec})" for seat, spec in zip(SEATS, self.options.bots)
+                if spec not in specs]
+        if gone:
+            self.query_one("#setup-error", Static).update(Text(
+                f"Not installed now: {', '.join(gone)}. Normal is chosen instead; pick "
+                "another level if you like.", style="yellow"))
         self.set_focus(self.query_one("#resume" if self.saved else "#start", Button))
 
     def _describe(self) -> None:
