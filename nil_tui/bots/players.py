@@ -31,6 +31,7 @@ IDLE_TIMEOUT = 2.0  # seconds a plugin's process may take to finish a game it wa
 LOG_NAME = "plugins.log"  # in the data folder: what plugin bots write to stderr
 LOG_LIMIT = 1 << 20  # a log longer than this is started afresh (the old one kept as .1)
 INCIDENT_LIMIT = 300
+MAX_RESTARTS = 5  # fresh processes a plugin gets in one game; after that it is out of it
 
 
 class BotPlayer:
@@ -67,6 +68,9 @@ def _by_value(answer: object, legal: tuple[Card, ...]) -> Card | None:
             return None
     if type(answer) is not Card:
         return None
+    for card in legal:  # one object per card: this is the usual way out
+        if card is answer:
+            return card
     index = answer.index
     for card in legal:
         if card.index == index:
@@ -88,6 +92,7 @@ class _BuiltinPlayer(BotPlayer):
         self._bot = bot
         self._cap = time_cap
         self._perfect = callable(getattr(bot, "choose_perfect", None))
+        self._capped = hasattr(bot, "cap_fired")
         if hasattr(bot, "safety_cap"):
             bot.safety_cap = time_cap
 
@@ -112,7 +117,7 @@ class _BuiltinPlayer(BotPlayer):
             return Choice(card, _incident(f"{self.name} chose {protocol.describe(answer)}, "
                                           f"which is not a legal card; {card} was played "
                                           "for it"))
-        if getattr(bot, "cap_fired", False) is True:
+        if self._capped and getattr(bot, "cap_fired", False) is True:
             return Choice(card_or_none, _incident(
                 f"{self.name} reached its safety cap of {_cap_text(self._cap)}; its best card "
                 f"so far ({card_or_none}) was played"))
@@ -127,11 +132,18 @@ class _Gone(Exception):
 class _Host:
     """A plugin's host process (python -m nil_tui.bots.host) and the lines it writes."""
 
-    def __init__(self, target: str, stderr: IO[bytes] | int) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", _HOST_START, _PACKAGE_ROOT], stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, stderr=stderr, start_new_session=os.name == "posix",
-            bufsize=0)
+    def __init__(self, target: str, log: Path | None) -> None:
+        stderr = _open_log(log)
+        try:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-c", _HOST_START, _PACKAGE_ROOT], stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE, stderr=stderr, start_new_session=os.name == "posix",
+                bufsize=0)
+        except OSError as exc:
+            raise BotSpecError(f"its process could not be started ({exc})") from None
+        finally:
+            if not isinstance(stderr, int):
+                stderr.close()  # the process has its own copy
         self.busy = False  # a game runs in it (or it was told to end one)
         self._buffer = b""
         self._lines: queue.SimpleQueue[bytes | None] | None = None
@@ -284,13 +296,13 @@ def _pool_key(target: str, log: str) -> tuple[object, ...]:
     return (target, tuple(sys.path), log, hash(frozenset(os.environ.items())))
 
 
-def _acquire(key: tuple[object, ...], target: str, stderr: IO[bytes] | int) -> _Host:
+def _acquire(key: tuple[object, ...], target: str, log: Path | None) -> _Host:
     while True:
         with _POOL_LOCK:
             hosts = _IDLE.get(key)
             host = hosts.pop() if hosts else None
         if host is None:
-            return _Host(target, stderr)
+            return _Host(target, log)
         try:
             host.wait_idle()
             return host
@@ -359,30 +371,27 @@ class _PluginPlayer(BotPlayer):
         self._target = target
         self._seed = seed
         self._cap = time_cap
-        self._log_path = "" if log is None else str(log)
-        self._key = _pool_key(target, self._log_path)
-        self._stderr = _open_log(log)
+        self._log = log
+        self._key = _pool_key(target, "" if log is None else str(log))
         self._closed = False
         self._n = 0
+        self._restarts = 0
         default = target.partition(":")[2].rpartition(".")[2] or spec
         self.name = protocol.safe_name(default, "Bot")
         self._host: _Host | None = None
         try:
-            self._host = _acquire(self._key, target, self._stderr)
+            self._host = _acquire(self._key, target, log)
             ready = self._host.start_game(seed)
         except _Gone as exc:
             self._abandon()
-            self._close_log()
             why = f"it did not answer within {START_TIMEOUT:g} s" if str(exc) == "timeout" \
                 else str(exc)
             raise BotSpecError(f"bot {spec!r} could not be started ({why})") from None
         except BotMissing as exc:
             self._abandon()
-            self._close_log()
             raise BotMissing(f"bot {spec!r} is not installed here ({exc})") from None
         except BotSpecError as exc:
             self._abandon()
-            self._close_log()
             raise BotSpecError(f"bot {spec!r}: {exc}") from None
         self.name = protocol.safe_name(ready.get("name"), self.name)
 
@@ -391,12 +400,11 @@ class _PluginPlayer(BotPlayer):
         if host is not None:
             host.kill()
 
-    def _close_log(self) -> None:
-        if not isinstance(self._stderr, int):
-            self._stderr.close()
-
     def _restart(self) -> _Host:
-        host = _acquire(self._key, self._target, self._stderr)
+        if self._restarts >= MAX_RESTARTS:
+            raise BotSpecError(f"it stopped {MAX_RESTARTS + 1} times in this game")
+        self._restarts += 1
+        host = _acquire(self._key, self._target, self._log)
         self._host = host
         host.start_game(self._seed)
         return host
@@ -413,7 +421,8 @@ class _PluginPlayer(BotPlayer):
             host = self._host or self._restart()
         except (_Gone, BotSpecError) as exc:
             self._abandon()
-            return Choice(card, _incident(f"{self.name} could not be started again ({exc}); "
+            why = "it did not answer in time" if str(exc) == "timeout" else str(exc)
+            return Choice(card, _incident(f"{self.name} could not be started again ({why}); "
                                           f"{card} was played for it"))
         self._n += 1
         try:
@@ -452,7 +461,6 @@ class _PluginPlayer(BotPlayer):
                 _release(self._key, host)
             except _Gone:
                 host.kill()
-        self._close_log()
 
 
 def _card_text(index: object) -> str:

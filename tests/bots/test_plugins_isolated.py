@@ -266,3 +266,15 @@ def test_a_forked_process_does_not_share_the_plugin_processes_it_inherits() -> N
     os.close(write)
     game, _ = play(["nil_hostile:Trivial", "easy", "easy", "easy"], seed=1)
     assert incidents(game, 0) == []
+
+
+def test_a_plugin_that_keeps_failing_is_left_out_of_the_rest_of_the_game() -> None:
+    from nil_tui.bots.players import MAX_RESTARTS
+
+    game, _ = play(["nil_hostile:Crasher", "easy", "easy", "easy"], seed=8, deals=8)
+    texts = incidents(game, 0)
+    stopped = [t for t in texts if "stopped answering" in t]
+    out = [t for t in texts if "could not be started again" in t]
+    assert len(stopped) == MAX_RESTARTS + 1 and out
+    assert all(f"it stopped {MAX_RESTARTS + 1} times in this game" in t for t in out)
+    assert texts.index(out[0]) > texts.index(stopped[-1])
