@@ -16,6 +16,7 @@ from nil_tui.engine import DECK, Game, score
 from nil_tui.options import PlayOptions
 from nil_tui.tui.app import NilApp
 from nil_tui.tui.screens.table import TableScreen
+from nil_tui.tui.widgets.hand import Hand
 
 KEYS = [
     ("left", None), ("right", None), ("a", "a"), ("d", "d"), ("enter", "\r"), ("space", " "),
@@ -103,7 +104,7 @@ async def test_a_short_key_mash_keeps_the_game_sound(seed: int) -> None:
             assert saved is not None
             assert saved[0]["deals"] == screen.game.to_record()["deals"]
         # With a game unfinished on the table (under whatever the mash left open), closing
-        # what is open and pressing Enter alone finishes it.
+        # what is open and playing a legal card at each turn (arrows, then Enter) finishes it.
         tables = [s for s in app.screen_stack if isinstance(s, TableScreen)]
         if tables and not tables[-1].game.is_over:
             table = tables[-1]
@@ -113,10 +114,21 @@ async def test_a_short_key_mash_keeps_the_game_sound(seed: int) -> None:
                 await pilot.press("escape")
                 await settle(app, pilot)
             assert app.screen is table, f"stuck on {app.screen!r} above the table"
-            for _ in range(200):
-                if table.game.is_over:
+            hand = table.query_one(Hand)
+            for _ in range(60):
+                game = table.game
+                if game.is_over:
                     break
+                assert game.to_move == 0
+                legal = game.deal.legal_moves()
+                if hand.current not in legal:
+                    await pilot.press(*["left"] * hand.cursor)
+                    while hand.current not in legal and hand.cursor < len(hand.cards) - 1:
+                        await pilot.press("right")
+                assert hand.current in legal, "the arrows never reached a legal card"
                 await pilot.press("enter")
                 await settle(app, pilot)
-            assert table.game.is_over, "Enter alone did not finish the game after the mash"
+            assert table.game.is_over, (
+                f"the game did not finish after the mash: to move {table.game.to_move}, "
+                f"screens {[type(s).__name__ for s in app.screen_stack]}")
             check_invariants(table.game)
