@@ -160,10 +160,12 @@ def test_the_theme_list_is_read_only_for_the_theme_flag() -> None:
     assert done.stdout.strip() == "False", done.stderr
 
 
-async def test_play_falls_back_when_a_saved_level_is_missing() -> None:
-    """Saved settings may name a level that is not installed: play still starts."""
+async def test_play_asks_who_plays_for_a_saved_level_that_is_missing() -> None:
+    """Saved settings may name a level that is not installed: play still starts, once the
+    player has said which level plays for that seat (Esc: the default)."""
     from nil_tui.store import Store
     from nil_tui.tui.app import NilApp
+    from nil_tui.tui.screens.dialogs import ChooseSubstitute
     from nil_tui.tui.screens.table import TableScreen
 
     store = Store.open()
@@ -171,12 +173,20 @@ async def test_play_falls_back_when_a_saved_level_is_missing() -> None:
     store.close()
     app = NilApp("play", overrides={"seed": 1, "speed": "instant"})
     async with app.run_test(size=(100, 32)) as pilot:
-        await pilot.pause()
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        for _ in range(100):
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            if isinstance(app.screen, (ChooseSubstitute, TableScreen)):
+                break
+        assert isinstance(app.screen, ChooseSubstitute), app.screen
+        await pilot.press("escape")
+        for _ in range(100):
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            if isinstance(app.screen, TableScreen):
+                break
         screen = app.screen
-        assert isinstance(screen, TableScreen)
-        assert "gone" not in screen.options.bots
-        assert screen.options.bots[1:] == ("easy", "easy")
+        assert isinstance(screen, TableScreen), screen
+        assert screen.options.bots == ("normal", "easy", "easy")
         assert screen.game.deals_planned == 4
         assert screen.game.seed == 1
