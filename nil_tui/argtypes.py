@@ -46,11 +46,6 @@ def _whole(text: str, what: str, low: int, high: int) -> int:
     return value
 
 
-def count(text: str) -> int:
-    """A whole number of at least 1 (and a sane most: a billion)."""
-    return _whole(text, "expected a whole number from {low} to {high}", 1, 10**9)
-
-
 def games(text: str) -> int:
     """Games in a simulated match: 1 to MAX_GAMES."""
     return _whole(text, "a match has {low} to {high} games", 1, MAX_GAMES)
