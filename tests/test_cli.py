@@ -98,7 +98,7 @@ def test_simulate_accepts_the_largest_seed(capsys: pytest.CaptureFixture[str]) -
     assert json.loads(capsys.readouterr().out)["seed"] == MAX_SEED
 
 
-@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs resource limits")
+@pytest.mark.skipif(sys.platform == "win32", reason="needs resource limits")
 def test_simulate_records_that_stop_being_written_mid_match(tmp_path: Path) -> None:
     """A write that fails after the first game (here a file size limit) is one line and
     status 2, not a traceback."""
