@@ -1,9 +1,9 @@
-"""Time to first frame: ``nil-tui play`` against a bare Textual app that shows one line.
+"""Time to a playable table: ``nil-tui play`` until your hand is drawn, against a bare
+Textual app's first frame (one line).
 
-Each program runs in a pseudo-terminal (100x32); the clock stops when its first frame (a
-word it draws) reaches the terminal. Runs alternate so that machine noise hits all alike.
-Target: median ratio at most 1.3. Also shown: the time until the table itself is drawn
-(the first frame of ``play`` says it is shuffling while the table is built).
+Each program runs in a pseudo-terminal (100x32); the clock stops when the text it waits for
+reaches the terminal. Runs alternate so that machine noise hits both alike. Target: median
+ratio at most 1.3.
 
     python benchmarks/startup.py [--runs 10]
 """
@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import fcntl
 import os
+import re
 import pty
 import select
 import signal
@@ -35,9 +36,15 @@ Bare().run()
 """
 
 
+# Drawn with your hand, in the same frame as its cards: the table is ready for keys.
+HAND_MARKER = b"You (South)"
+ESCAPES = re.compile(rb"\x1b\[[0-9;?]*[a-zA-Z]")  # styles between the words of a line
+
+
 def first_frame(argv: list[str], marker: bytes, env: dict[str, str],
                 timeout: float = 30.0) -> float:
     """Seconds from spawning ``argv`` until ``marker`` appears on its terminal."""
+    env = dict(env, NIL_TUI_HOME=tempfile.mkdtemp(prefix="nil-tui-bench-"))  # no saved game
     start = time.perf_counter()
     pid, fd = pty.fork()
     if pid == 0:  # the child: become the program
@@ -57,7 +64,7 @@ def first_frame(argv: list[str], marker: bytes, env: dict[str, str],
             except OSError:
                 raise RuntimeError(f"{argv} ended before drawing: {seen[-300:]!r}") from None
             seen += chunk
-            if marker in seen:
+            if marker in ESCAPES.sub(b"", seen):
                 return time.perf_counter() - start
     finally:
         os.kill(pid, signal.SIGKILL)
@@ -69,31 +76,24 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10, help="runs of each program")
     args = parser.parse_args()
-    home = tempfile.mkdtemp(prefix="nil-tui-bench-")
-    env = dict(os.environ, TERM="xterm-256color", NIL_TUI_HOME=home, COLUMNS="100",
-               LINES="32")
+    env = dict(os.environ, TERM="xterm-256color", COLUMNS="100", LINES="32")
     nil = [sys.executable, "-m", "nil_tui", "play", "--seed", "1"]
     bare = [sys.executable, "-c", BARE_APP]
     # Warm the file cache for both before timing.
-    first_frame(nil, b"North", env)
+    first_frame(nil, HAND_MARKER, env)
     first_frame(bare, b"bare-app-ready", env)
-    times: dict[str, list[float]] = {"nil-tui play": [], "bare Textual app": [],
-                                     "play: table drawn": []}
+    times: dict[str, list[float]] = {"bare Textual app": [], "play: hand drawn": []}
     for _ in range(args.runs):
-        times["nil-tui play"].append(first_frame(nil, b"shuffling", env))
         times["bare Textual app"].append(first_frame(bare, b"bare-app-ready", env))
-        times["play: table drawn"].append(first_frame(nil, b"North", env))
+        times["play: hand drawn"].append(first_frame(nil, HAND_MARKER, env))
     for name, values in times.items():
         print(f"{name:19s} median {statistics.median(values) * 1000:7.1f} ms   "
               f"min {min(values) * 1000:7.1f} ms   max {max(values) * 1000:7.1f} ms")
-    ratios = [a / b for a, b in zip(times["nil-tui play"], times["bare Textual app"])]
-    ratio = statistics.median(times["nil-tui play"]) / statistics.median(
+    ratios = [a / b for a, b in zip(times["play: hand drawn"], times["bare Textual app"])]
+    ratio = statistics.median(times["play: hand drawn"]) / statistics.median(
         times["bare Textual app"])
-    table = statistics.median(times["play: table drawn"]) / statistics.median(
-        times["bare Textual app"])
-    print(f"table drawn / bare app: {table:.2f}")
-    print(f"ratio of medians {ratio:.2f}   (per-pair median {statistics.median(ratios):.2f}; "
-          f"target at most 1.30)")
+    print(f"playable table / bare app's first frame: ratio of medians {ratio:.2f}   "
+          f"(per-pair median {statistics.median(ratios):.2f}; target at most 1.30)")
     return 0
 
 

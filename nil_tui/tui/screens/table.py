@@ -88,6 +88,7 @@ class TableScreen(NilScreen):
         self._moved_while_waiting = False
         self._cursor_turn = -1  # the turn the cursor was last placed for
         self._over = False  # the game-over screen is on its way
+        self._marked_unsaved = False  # the south line shows "not saved"
 
     # --- layout ---------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -171,13 +172,15 @@ class TableScreen(NilScreen):
             south.append("● clean", style="bold green")
         else:
             south.append("○ taken", style="dim")
-        problem = self.nil_app.save_problem
-        if problem:
+        self._marked_unsaved = bool(self.nil_app.save_problem)
+        if self._marked_unsaved:
             south.append("   ⚠ not saved", style="bold yellow")
         self.query_one("#south", Static).update(south)
 
     def _show_save_state(self) -> None:
         """Keep the "not saved" mark true while the app retries in the background."""
+        if self.nil_app.save_problem is None and not self._marked_unsaved:
+            return
         self.nil_app.retry_saving()
         game = self.game
         self._show_south(len(game.deal.hand(0)), game.deal.taken[0])
