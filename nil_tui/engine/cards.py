@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from enum import IntEnum
+from typing import TYPE_CHECKING
 
 RANK_CODES = "23456789TJQKA"
 SUIT_CODES = "CDHS"
@@ -24,10 +25,6 @@ class Suit(IntEnum):
         return SUIT_CODES[self]
 
     @property
-    def symbol(self) -> str:
-        return SUIT_SYMBOLS[self]
-
-    @property
     def label(self) -> str:
         """The suit's name in words ("hearts")."""
         return SUIT_NAMES[self]
@@ -46,45 +43,63 @@ class InvalidCard(ValueError):
     """A card code that does not name a card."""
 
 
-_FROZEN = False
+# Per card index 0..51: its suit, rank, bit and code. A card's fields are read from these tables
+# by its index (the card's integer value), so a card holds no state that could be changed.
+_SUIT_OF: tuple[Suit, ...] = tuple(Suit(i // 13) for i in range(52))
+_RANK_OF: tuple[int, ...] = tuple(i % 13 + 2 for i in range(52))
+_BIT_OF: tuple[int, ...] = tuple(1 << i for i in range(52))
+_INDEX_OF: tuple[int, ...] = tuple(range(52))
+_CODE_OF: tuple[str, ...] = tuple(RANK_CODES[i % 13] + SUIT_CODES[i // 13] for i in range(52))
 
 
-class Card:
-    """One card. There is exactly one object per card, so identity equals equality.
+class Card(int):
+    """One card: an ``int`` subclass whose value is the card's index, with no other storage.
 
     ``index`` is ``suit * 13 + rank - 2`` (0..51) and ``bit`` is ``1 << index``: hands are
-    bitmasks of these bits.
+    bitmasks of these bits. There is exactly one object per card (``DECK[index]``); cards
+    order by suit then rank, and a card equals only itself (never a plain number). Being an
+    int with no attributes of its own, a card cannot be changed: ``suit``, ``rank``, ``bit`` and
+    ``code`` are read-only properties computed from the value.
     """
 
-    __slots__ = ("_code", "bit", "index", "rank", "suit")
+    __slots__ = ()
 
-    index: int
-    suit: Suit
-    rank: int
-    bit: int
-    _code: str
+    if TYPE_CHECKING:
+        @property
+        def suit(self) -> Suit: ...
+
+        @property
+        def rank(self) -> int:
+            """2..14 (ace high)."""
+
+        @property
+        def bit(self) -> int: ...
+
+        @property
+        def index(self) -> int:
+            """0..51, as a plain int."""
+
+        @property
+        def code(self) -> str:
+            """Two characters: the rank (ten is "T") then the suit, e.g. "QS"."""
+    else:
+        # Properties whose getters are C functions (tuple lookups): read-only, and as fast as
+        # properties get. ``__class__`` is read-only too, so that a card's type cannot be
+        # swapped through ``object.__setattr__``.
+        suit = property(_SUIT_OF.__getitem__)
+        rank = property(_RANK_OF.__getitem__)
+        bit = property(_BIT_OF.__getitem__)
+        index = property(_INDEX_OF.__getitem__)
+        code = property(_CODE_OF.__getitem__)
+        __class__ = property(type)
 
     def __new__(cls, suit: Suit | int, rank: int) -> Card:  # noqa: PYI034 - a flyweight
-        if _FROZEN:
-            if not (isinstance(rank, int) and 2 <= rank <= 14) or suit not in range(4):
-                raise InvalidCard(f"no card has suit {suit!r} and rank {rank!r}")
-            return DECK[int(suit) * 13 + rank - 2]
-        card = object.__new__(cls)
-        object.__setattr__(card, "index", int(suit) * 13 + rank - 2)
-        object.__setattr__(card, "suit", Suit(suit))
-        object.__setattr__(card, "rank", rank)
-        object.__setattr__(card, "bit", 1 << card.index)
-        object.__setattr__(card, "_code", RANK_CODES[rank - 2] + SUIT_CODES[suit])
-        return card
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("cards are immutable")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError("cards are immutable")
+        if not (isinstance(rank, int) and 2 <= rank <= 14) or suit not in range(4):
+            raise InvalidCard(f"no card has suit {suit!r} and rank {rank!r}")
+        return DECK[int(suit) * 13 + rank - 2]
 
     def __reduce__(self) -> tuple[object, tuple[int]]:
-        return (card_at, (self.index,))
+        return (card_at, (_INDEX_OF[self],))
 
     def __copy__(self) -> Card:
         return self
@@ -95,8 +110,8 @@ class Card:
     @classmethod
     def parse(cls, code: str | Card) -> Card:
         """Parse ``"QS"``, ``"TD"``, ``"10D"`` (case and spaces ignored); ValueError otherwise."""
-        if isinstance(code, Card):
-            return code
+        if type(code) is Card and 0 <= code < 52:
+            return DECK[code]  # the flyweight, even for a card made by int.__new__
         card = _BY_CODE.get(code.strip().upper()) if isinstance(code, str) else None
         if card is None:
             raise InvalidCard(
@@ -106,61 +121,43 @@ class Card:
         return card
 
     def __str__(self) -> str:
-        return self._code
+        return _CODE_OF[self]
 
     def __repr__(self) -> str:
-        return f"Card({self._code})"
+        return f"Card({_CODE_OF[self]})"
 
-    @property
-    def code(self) -> str:
-        return self._code
+    def __format__(self, spec: str) -> str:
+        return format(_CODE_OF[self], spec)
+
+    def __bool__(self) -> bool:
+        return True  # every card is a card, the 2 of clubs (index 0) included
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (type(other) is Card and int.__eq__(self, other))
+
+    def __ne__(self, other: object) -> bool:
+        return not (self is other or (type(other) is Card and int.__eq__(self, other)))
+
+    __hash__ = int.__hash__
 
     @property
     def rank_label(self) -> str:
         """Rank as printed on a card face: 2..10, J, Q, K, A."""
-        return "10" if self.rank == 10 else RANK_CODES[self.rank - 2]
+        rank = _RANK_OF[self]
+        return "10" if rank == 10 else RANK_CODES[rank - 2]
 
     def pretty(self, ascii: bool = False) -> str:
         """"Q♠" (or "QS" with ``ascii``), with the ten written as 10."""
-        return self.rank_label + (SUIT_CODES[self.suit] if ascii else SUIT_SYMBOLS[self.suit])
+        suit = _SUIT_OF[self]
+        return self.rank_label + (SUIT_CODES[suit] if ascii else SUIT_SYMBOLS[suit])
 
     @property
     def name(self) -> str:
-        rank = RANK_NAMES.get(self.rank, str(self.rank))
-        return f"{rank} of {SUIT_NAMES[self.suit]}"
-
-    def __hash__(self) -> int:
-        return self.index
-
-    def __eq__(self, other: object) -> bool:
-        return self is other or (isinstance(other, Card) and other.index == self.index)
-
-    def __ne__(self, other: object) -> bool:
-        return not self.__eq__(other)
-
-    def __lt__(self, other: Card) -> bool:
-        if not isinstance(other, Card):
-            return NotImplemented
-        return self.index < other.index
-
-    def __le__(self, other: Card) -> bool:
-        if not isinstance(other, Card):
-            return NotImplemented
-        return self.index <= other.index
-
-    def __gt__(self, other: Card) -> bool:
-        if not isinstance(other, Card):
-            return NotImplemented
-        return self.index > other.index
-
-    def __ge__(self, other: Card) -> bool:
-        if not isinstance(other, Card):
-            return NotImplemented
-        return self.index >= other.index
+        rank = _RANK_OF[self]
+        return f"{RANK_NAMES.get(rank, str(rank))} of {SUIT_NAMES[_SUIT_OF[self]]}"
 
 
-DECK: tuple[Card, ...] = tuple(Card(s, r) for s in range(4) for r in range(2, 15))
-_FROZEN = True
+DECK: tuple[Card, ...] = tuple(int.__new__(Card, i) for i in range(52))
 _BY_CODE: dict[str, Card] = {}
 for _c in DECK:
     _BY_CODE[_c.code] = _c
@@ -188,20 +185,18 @@ def card_at(index: int) -> Card:
     return DECK[index]
 
 
-def cards_of(mask: int) -> list[Card]:
-    """The cards of a bitmask, sorted by suit then rank."""
-    seg = _SEGMENT
+def cards_of(mask: int, _clubs: list[tuple[Card, ...]] = _SEGMENT[0],
+             _diamonds: list[tuple[Card, ...]] = _SEGMENT[1],
+             _hearts: list[tuple[Card, ...]] = _SEGMENT[2],
+             _spades: list[tuple[Card, ...]] = _SEGMENT[3]) -> list[Card]:
+    """The cards of a bitmask, sorted by suit then rank. (The suits' tables are bound as
+    defaults, local to the function: this runs for every legal-moves list of a playout.)"""
     return [
-        *seg[0][mask & 0x1FFF],
-        *seg[1][(mask >> 13) & 0x1FFF],
-        *seg[2][(mask >> 26) & 0x1FFF],
-        *seg[3][(mask >> 39) & 0x1FFF],
+        *_clubs[mask & 0x1FFF],
+        *_diamonds[(mask >> 13) & 0x1FFF],
+        *_hearts[(mask >> 26) & 0x1FFF],
+        *_spades[(mask >> 39) & 0x1FFF],
     ]
-
-
-def suit_cards(mask: int, suit: int) -> tuple[Card, ...]:
-    """The cards of one suit in a bitmask, ascending."""
-    return _SEGMENT[suit][(mask >> (13 * suit)) & 0x1FFF]
 
 
 def mask_of(cards: Iterable[Card | str]) -> int:
@@ -209,10 +204,3 @@ def mask_of(cards: Iterable[Card | str]) -> int:
     for c in cards:
         mask |= Card.parse(c).bit
     return mask
-
-
-def iter_bits(mask: int) -> Iterator[Card]:
-    while mask:
-        low = mask & -mask
-        yield DECK[low.bit_length() - 1]
-        mask ^= low

@@ -10,14 +10,14 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
-from .cards import _SEGMENT, DECK, FULL_MASK, SUIT_MASKS, SUIT_SYMBOLS, Card, cards_of, mask_of
+from .cards import DECK, FULL_MASK, SUIT_MASKS, SUIT_SYMBOLS, Card, Suit, cards_of, mask_of
 
 if TYPE_CHECKING:
     from .view import PlayerView
 
 SEAT_NAMES = ("South", "West", "North", "East")
 _BITS = tuple(c.bit for c in DECK)
-_SHIFTS = (0, 13, 26, 39)  # bit offset of each suit's 13 cards in a hand
+_INDEX = tuple(range(52))  # a card's index as a plain int (cards are ints)
 TRICKS_PER_DEAL = 13
 
 
@@ -88,14 +88,42 @@ def legal_mask_of(hand: int, led: int | None) -> int:
 
 def trick_winner(leader: int, cards: Sequence[Card]) -> int:
     """Seat that wins the trick (or is winning it so far): the highest card of the led suit."""
-    suit = cards[0].suit
+    # A card's index is suit * 13 + rank - 2: the led suit's cards are the indexes from the
+    # suit's 2 up to (not including) ``end``, and a higher rank is a higher index.
+    top = _INDEX[cards[0]]
+    end = top - top % 13 + 13
     best = 0
-    best_rank = cards[0].rank
     for k in range(1, len(cards)):
-        c = cards[k]
-        if c.suit == suit and c.rank > best_rank:
-            best, best_rank = k, c.rank
+        i = _INDEX[cards[k]]
+        if top < i < end:
+            best, top = k, i
     return (leader + best) & 3
+
+
+def voids_mask(tricks: Iterable[Trick], trick: Sequence[Card], leader: int) -> int:
+    """The suits each seat has shown it no longer holds (it did not follow the led suit), from
+    the public history: a 16-bit mask with bit ``4 * seat + suit``. ``tricks`` are the
+    completed tricks, ``trick`` the cards of the trick in progress, led by ``leader``."""
+    mask = 0
+    for done in tricks:
+        cards = done.cards
+        led = cards[0] // 13
+        first = done.leader
+        for k in (1, 2, 3):
+            if cards[k] // 13 != led:
+                mask |= 1 << (4 * ((first + k) & 3) + led)
+    if trick:
+        led = trick[0] // 13
+        for k in range(1, len(trick)):
+            if trick[k] // 13 != led:
+                mask |= 1 << (4 * ((leader + k) & 3) + led)
+    return mask
+
+
+def voids_of(mask: int) -> tuple[frozenset[Suit], ...]:
+    """Per seat, the suits of a :func:`voids_mask`."""
+    return tuple(frozenset(Suit(suit) for suit in range(4) if mask >> (4 * seat + suit) & 1)
+                 for seat in range(4))
 
 
 def score(taken: Sequence[int], early: bool) -> tuple[int, int, int, int]:
@@ -113,30 +141,52 @@ def score(taken: Sequence[int], early: bool) -> tuple[int, int, int, int]:
     return (pts[0], pts[1], pts[2], pts[3])
 
 
+class NothingToUndo(ValueError):
+    """:meth:`Deal.undo` on a deal where no card has been played yet."""
+
+
+_DEFAULT_CONTEXT = (1, 1, (0, 0, 0, 0))
+_new_deal = object.__new__
+
+
 class Deal:
-    """The live state of one deal. Mutated only through :meth:`play`."""
+    """The live state of one deal. Changed only through :meth:`play` and :meth:`undo`."""
 
     # ``to_move`` and ``is_over`` are plain attributes (read them, never set them): bots'
-    # playouts read them after every card.
-    __slots__ = ("_early", "_hands", "_leader", "_played", "_taken", "_trick", "_tricks",
-                 "context", "dealer", "dealt", "is_over", "to_move")
+    # playouts read them after every card. Every field is set in one place, ``_assign``.
+    __slots__ = ("_early", "_hands", "_leader", "_legal", "_played", "_taken", "_trick",
+                 "_tricks", "context", "dealer", "dealt", "is_over", "to_move")
 
     def __init__(self, hands: Sequence[int], dealer: int) -> None:
         if dealer not in (0, 1, 2, 3):
             raise ValueError(f"dealer must be a seat 0..3, not {dealer!r}")
+        first = (dealer + 1) & 3
+        self._assign(dealer, (hands[0], hands[1], hands[2], hands[3]), list(hands), first, [],
+                     [], [0, 0, 0, 0], 0, first, legal_mask_of(hands[first], None), False,
+                     False, _DEFAULT_CONTEXT)
+
+    def _assign(self, dealer: int, dealt: tuple[int, int, int, int], hands: list[int],
+                leader: int, trick: list[Card], tricks: list[Trick], taken: list[int],
+                played: int, to_move: int | None, legal: int, is_over: bool, early: bool,
+                context: tuple[int, int, tuple[int, int, int, int]]) -> Deal:
+        """Set every field (the lists are owned by this deal from now on). ``legal`` is the
+        mask of the cards ``to_move`` may play (0 once the deal is over), kept up to date by
+        every change so that asking for it costs nothing."""
         self.dealer: int = dealer
-        self.dealt: tuple[int, int, int, int] = tuple(hands)  # type: ignore[assignment]
-        self._hands: list[int] = list(hands)
-        self._leader: int = (dealer + 1) & 3
-        self._trick: list[Card] = []
-        self.to_move: int | None = self._leader
-        self._taken: list[int] = [0, 0, 0, 0]
-        self._tricks: list[Trick] = []
-        self.is_over = False
-        self._early = False
-        self._played = 0
+        self.dealt: tuple[int, int, int, int] = dealt
+        self._hands: list[int] = hands
+        self._leader: int = leader
+        self._trick: list[Card] = trick
+        self._tricks: list[Trick] = tricks
+        self._taken: list[int] = taken
+        self._played: int = played
+        self.to_move: int | None = to_move
+        self._legal: int = legal
+        self.is_over: bool = is_over
+        self._early: bool = early
         # (deal_number, deals_planned, totals before this deal): set by Game for views.
-        self.context: tuple[int, int, tuple[int, int, int, int]] = (1, 1, (0, 0, 0, 0))
+        self.context: tuple[int, int, tuple[int, int, int, int]] = context
+        return self
 
     # --- construction -------------------------------------------------------------------
     @classmethod
@@ -151,20 +201,7 @@ class Deal:
         for j in range(4):
             # The j-th card of the shuffled deck, and every fourth after it, go to one seat.
             hands[(first + j) & 3] = sum(map(bit, order[j::4]))
-        d = cls.__new__(cls)
-        d.dealer = dealer
-        d.dealt = (hands[0], hands[1], hands[2], hands[3])
-        d._hands = hands
-        d._leader = first & 3
-        d._trick = []
-        d.to_move = first & 3
-        d._taken = [0, 0, 0, 0]
-        d._tricks = []
-        d.is_over = False
-        d._early = False
-        d._played = 0
-        d.context = (1, 1, (0, 0, 0, 0))
-        return d
+        return cls(hands, dealer)
 
     @classmethod
     def from_hands(cls, hands: Sequence[Iterable[Card | str]], dealer: int = 0) -> Deal:
@@ -190,45 +227,34 @@ class Deal:
                       trick: Sequence[Card], leader: int) -> Deal:
         """A deal in mid-play, from the cards each seat still holds (bitmasks) and the public
         history. Used by bots to play out a guessed layout of the hidden cards."""
-        played = 0
-        for t in tricks:
-            for c in t.cards:
-                played |= c.bit
-        for c in trick:
-            played |= c.bit
+        if dealer not in (0, 1, 2, 3):
+            raise ValueError(f"dealer must be a seat 0..3, not {dealer!r}")
         dealt = list(hands)
+        played = 0
+        taken = [0, 0, 0, 0]
         for t in tricks:
+            taken[t.winner] += 1
             for k, c in enumerate(t.cards):
-                dealt[(t.leader + k) & 3] |= c.bit
+                dealt[(t.leader + k) & 3] |= _BITS[c]
+                played |= _BITS[c]
         for k, c in enumerate(trick):
-            dealt[(leader + k) & 3] |= c.bit
-        d = cls(dealt, dealer)
-        d._hands = list(hands)
-        d._tricks = list(tricks)
-        d._trick = list(trick)
-        d._leader = leader
-        d._played = played
-        for t in tricks:
-            d._taken[t.winner] += 1
-        d.to_move = (leader + len(trick)) & 3
-        d._check_end()
-        return d
+            dealt[(leader + k) & 3] |= _BITS[c]
+            played |= _BITS[c]
+        done = list(tricks)
+        is_over, early = _end_of(taken, len(done))
+        to_move = None if is_over else (leader + len(trick)) & 3
+        legal = 0 if to_move is None else legal_mask_of(
+            hands[to_move], trick[0] // 13 if trick else None)
+        return _new_deal(cls)._assign(
+            dealer, (dealt[0], dealt[1], dealt[2], dealt[3]), list(hands), leader, list(trick),
+            done, taken, played, to_move, legal, is_over, early, _DEFAULT_CONTEXT)
 
     def copy(self) -> Deal:
-        d = Deal.__new__(Deal)
-        d.dealer = self.dealer
-        d.dealt = self.dealt
-        d._hands = self._hands[:]
-        d._leader = self._leader
-        d._trick = self._trick[:]
-        d.to_move = self.to_move
-        d._taken = self._taken[:]
-        d._tricks = self._tricks[:]
-        d.is_over = self.is_over
-        d._early = self._early
-        d._played = self._played
-        d.context = self.context
-        return d
+        """An independent copy (the context, a tuple, is shared)."""
+        return _new_deal(Deal)._assign(
+            self.dealer, self.dealt, self._hands[:], self._leader, self._trick[:],
+            self._tricks[:], self._taken[:], self._played, self.to_move, self._legal,
+            self.is_over, self._early, self.context)
 
     # --- state --------------------------------------------------------------------------
     @property
@@ -263,17 +289,27 @@ class Deal:
         return tuple(self._tricks)
 
     @property
+    def trick_number(self) -> int:
+        """The number (1-based) of the trick in progress: completed tricks + 1."""
+        return len(self._tricks) + 1
+
+    @property
     def trick(self) -> tuple[Card, ...]:
         """Cards of the trick in progress, in play order."""
         return tuple(self._trick)
 
     @property
-    def led_suit(self) -> int | None:
+    def led_suit(self) -> Suit | None:
         return self._trick[0].suit if self._trick else None
 
     @property
     def played_mask(self) -> int:
         return self._played
+
+    @property
+    def voids_mask(self) -> int:
+        """The suits each seat has shown it lacks: see :func:`voids_mask`."""
+        return voids_mask(self._tricks, self._trick, self._leader)
 
     def hand(self, seat: int) -> tuple[Card, ...]:
         """Cards a seat still holds, sorted."""
@@ -290,41 +326,20 @@ class Deal:
         return tuple(tuple(cards_of(h)) for h in self._hands)
 
     def legal_mask(self) -> int:
-        """Bitmask of the cards the seat to move may play (0 once the deal is over)."""
-        if self.to_move is None:
-            return 0
-        trick = self._trick
-        return legal_mask_of(self._hands[self.to_move], trick[0].suit if trick else None)
+        """Bitmask of the cards the seat to move may play (0 once the deal is over): see
+        :func:`legal_mask_of`."""
+        return self._legal
 
     def legal_moves(self) -> list[Card]:
         """The cards the seat to move may play, sorted (empty once the deal is over)."""
-        seat = self.to_move
-        if seat is None:
-            return []
-        hand = self._hands[seat]
-        trick = self._trick
-        if trick:
-            suit = trick[0].suit
-            follow = (hand >> _SHIFTS[suit]) & 0x1FFF
-            if follow:
-                return list(_SEGMENT[suit][follow])
-        seg = _SEGMENT
-        return [
-            *seg[0][hand & 0x1FFF],
-            *seg[1][(hand >> 13) & 0x1FFF],
-            *seg[2][(hand >> 26) & 0x1FFF],
-            *seg[3][(hand >> 39) & 0x1FFF],
-        ]
-
-    def is_legal(self, card: Card) -> bool:
-        return bool(self.legal_mask() & card.bit)
+        return cards_of(self._legal)
 
     def why_illegal(self, card: Card | str) -> IllegalPlay | None:
         """The reason a card may not be played now, or None when it may."""
         try:
             c = Card.parse(card)
         except ValueError as exc:
-            return IllegalPlay(card, str(exc))
+            return IllegalPlay(card, str(exc), self.to_move)
         seat = self.to_move
         if seat is None:
             return IllegalPlay(c, "the deal is over")
@@ -347,43 +362,23 @@ class Deal:
 
         Raises IllegalPlay (a ValueError) and changes nothing when the card may not be played.
         """
-        if card.__class__ is not Card:
-            try:
-                card = Card.parse(card)
-            except ValueError as exc:
-                raise IllegalPlay(card, str(exc), self.to_move) from None
-        seat = self.to_move
-        trick = self._trick
-        if seat is None:
-            raise IllegalPlay(card, "the deal is over")
+        c = _CANON.get(card) if type(card) is Card else _parsed(card)
+        if c is None or not self._legal & _BITS[c]:
+            raise self.why_illegal(card) or IllegalPlay(card, "not allowed")
+        seat: int = self.to_move  # type: ignore[assignment]  # a legal card: the deal is on
+        bit = _BITS[c]
         hands = self._hands
-        hand = hands[seat]
-        bit = card.bit  # type: ignore[union-attr]
-        if not hand & bit or (trick and card.suit is not trick[0].suit  # type: ignore[union-attr]
-                              and hand & SUIT_MASKS[trick[0].suit]):
-            raise self.why_illegal(card) or IllegalPlay(card, "not allowed")  # pragma: no cover
-        hands[seat] = hand ^ bit
+        hands[seat] ^= bit
         self._played |= bit
-        trick.append(card)  # type: ignore[arg-type]
+        trick = self._trick
+        trick.append(c)
         if len(trick) < 4:
-            self.to_move = (seat + 1) & 3
+            seat = (seat + 1) & 3
+            self.to_move = seat
+            self._legal = legal_mask_of(hands[seat], trick[0] // 13)
             return None
-        # The trick is complete: the highest card of the led suit wins (inlined trick_winner).
-        c = trick[0]
-        suit = c.suit
-        best = 0
-        rank = c.rank
-        c = trick[1]
-        if c.suit is suit and c.rank > rank:
-            best, rank = 1, c.rank
-        c = trick[2]
-        if c.suit is suit and c.rank > rank:
-            best, rank = 2, c.rank
-        c = trick[3]
-        if c.suit is suit and c.rank > rank:
-            best = 3
         leader = self._leader
-        winner = (leader + best) & 3
+        winner = trick_winner(leader, trick)
         done = _new_tuple(Trick, (leader, tuple(trick), winner))
         tricks = self._tricks
         tricks.append(done)
@@ -391,25 +386,44 @@ class Deal:
         taken[winner] += 1
         self._trick = []
         self._leader = winner
-        if taken[0] and taken[1] and taken[2] and taken[3]:
-            self.is_over = True
-            self._early = len(tricks) < TRICKS_PER_DEAL
+        over, self._early = _end_of(taken, len(tricks))
+        self.is_over = over
+        if over:
             self.to_move = None
-        elif len(tricks) == TRICKS_PER_DEAL:
-            self.is_over = True
-            self.to_move = None
+            self._legal = 0
         else:
             self.to_move = winner
+            self._legal = legal_mask_of(hands[winner], None)
         return done
 
-    def _check_end(self) -> None:
-        t = self._taken
-        if t[0] and t[1] and t[2] and t[3]:
-            self.is_over, self._early = True, len(self._tricks) < TRICKS_PER_DEAL
-        elif len(self._tricks) == TRICKS_PER_DEAL:
-            self.is_over = True
-        if self.is_over:
-            self.to_move = None
+    def undo(self) -> Card:
+        """Take back the last card played (also across a trick's end and the deal's end) and
+        return it: the deal is then exactly as it was before that card.
+
+        Raises NothingToUndo (a ValueError) when no card has been played in this deal.
+        """
+        trick = self._trick
+        if trick:
+            card = trick.pop()
+            seat = (self._leader + len(trick)) & 3
+        else:
+            if not self._tricks:
+                raise NothingToUndo("no card has been played in this deal: nothing to undo")
+            done = self._tricks.pop()
+            self._taken[done.winner] -= 1
+            cards = done.cards
+            card = cards[3]
+            trick = self._trick = [cards[0], cards[1], cards[2]]
+            self._leader = done.leader
+            seat = (done.leader + 3) & 3
+            self.is_over = self._early = False
+        bit = _BITS[card]
+        hand = self._hands[seat] | bit
+        self._hands[seat] = hand
+        self._played ^= bit
+        self.to_move = seat
+        self._legal = legal_mask_of(hand, trick[0] // 13 if trick else None)
+        return card
 
     # --- views --------------------------------------------------------------------------
     def view(self, seat: int) -> PlayerView:
@@ -440,6 +454,25 @@ class Deal:
     def __repr__(self) -> str:
         return (f"<Deal dealer={self.dealer} tricks={len(self._tricks)} trick={self._trick} "
                 f"to_move={self.to_move} taken={self._taken}>")
+
+
+def _end_of(taken: Sequence[int], tricks: int) -> tuple[bool, bool]:
+    """(is the deal over, did it end early) after ``tricks`` complete tricks with ``taken``:
+    over when every seat has taken a trick (early, before the 13th) or after 13 tricks."""
+    if taken[0] and taken[1] and taken[2] and taken[3]:
+        return True, tricks < TRICKS_PER_DEAL
+    return tricks == TRICKS_PER_DEAL, False
+
+
+_CANON: dict[Card, Card] = {c: c for c in DECK}  # the flyweight of a (possibly forged) Card
+
+
+def _parsed(code: object) -> Card | None:
+    """The card a code names, or None."""
+    try:
+        return Card.parse(code)  # type: ignore[arg-type]
+    except ValueError:
+        return None
 
 
 assert len(DECK) == 52 and FULL_MASK == (1 << 52) - 1

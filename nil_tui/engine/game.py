@@ -98,6 +98,13 @@ def describe_result(taken: Sequence[int], points: Sequence[int], early: bool,
     return f"{names[sweeper]} took every trick: 3 points."
 
 
+def _check_planned(deals_planned: object) -> None:
+    if isinstance(deals_planned, bool) or not isinstance(deals_planned, int) or not (
+            1 <= deals_planned <= MAX_DEALS):
+        raise ValueError(f"deals_planned must be a whole number from 1 to {MAX_DEALS}, "
+                         f"not {deals_planned!r}")
+
+
 def lowest(totals: Sequence[int]) -> tuple[int, ...]:
     """Seats with the lowest total; empty when all four are level (a draw)."""
     low = min(totals)
@@ -142,27 +149,60 @@ class Game:
     def __init__(self, deals_planned: int = DEFAULT_DEALS, seed: int | None = None, *,
                  players: Sequence[dict[str, Any]] | None = None,
                  dealer: int | None = None) -> None:
-        if isinstance(deals_planned, bool) or not isinstance(deals_planned, int) or not (
-                1 <= deals_planned <= MAX_DEALS):
-            raise ValueError(f"deals_planned must be a whole number from 1 to {MAX_DEALS}, "
-                             f"not {deals_planned!r}")
+        _check_planned(deals_planned)
         if seed is None:
             seed = random.SystemRandom().randrange(2**53)
+        cut: Cut | None = None
+        first = dealer
+        if first is None:
+            cut = cut_for_dealer(random.Random(f"nil-tui:{seed}:cut"))
+            first = cut.dealer
+        self._assign(deals_planned, seed, players or default_players(), cut, first, ())
+        self._start_deal()
+
+    def _assign(self, deals_planned: int, seed: int | None, players: Sequence[dict[str, Any]],
+                cut: Cut | None, first_dealer: int, incidents: Sequence[dict[str, Any]]) -> None:
+        """Set every field; no deal yet (the callers add them)."""
         self.deals_planned = deals_planned
         self.seed: int | None = seed
-        self.players: list[dict[str, Any]] = [dict(p) for p in (players or default_players())]
+        self.players: list[dict[str, Any]] = [dict(p) for p in players]
         if len(self.players) != 4:
             raise ValueError("a game needs exactly 4 players")
-        self.incidents: list[dict[str, Any]] = []
+        self.cut: Cut | None = cut
+        self.first_dealer = first_dealer
+        self.incidents: list[dict[str, Any]] = [dict(i) for i in incidents]
         self.deals: list[Deal] = []
-        if dealer is None:
-            self.cut: Cut | None = cut_for_dealer(random.Random(f"nil-tui:{seed}:cut"))
-            first = self.cut.dealer
-        else:
-            self.cut = None
-            first = dealer
-        self.first_dealer = first
-        self._start_deal()
+
+    @classmethod
+    def from_parts(cls, *, deals_planned: int, seed: int | None,
+                   players: Sequence[dict[str, Any]], cut: Cut | None, first_dealer: int,
+                   deals: Sequence[Deal], incidents: Sequence[dict[str, Any]] = ()) -> Game:
+        """A game in progress (or over) from its parts, e.g. as a record describes it.
+
+        ``deals`` are the deals played so far, in order (the game takes them over: do not
+        change them afterwards other than through the game); every one but the last must be
+        over, and each is dealt by the seat whose turn it was. ValueError when the parts do
+        not fit together.
+        """
+        _check_planned(deals_planned)
+        if first_dealer not in (0, 1, 2, 3):
+            raise ValueError(f"first_dealer must be a seat 0..3, not {first_dealer!r}")
+        if cut is not None and cut.dealer != first_dealer:
+            raise ValueError(f"the cut makes seat {cut.dealer} the first dealer, not "
+                             f"seat {first_dealer}")
+        if not 1 <= len(deals) <= deals_planned:
+            raise ValueError(f"a game of {deals_planned} deals holds 1 to {deals_planned} "
+                             f"deals, not {len(deals)}")
+        game = cls.__new__(cls)
+        game._assign(deals_planned, seed, players, cut, first_dealer, incidents)
+        for number, deal in enumerate(deals, 1):
+            if deal.dealer != game.dealer_of(number):
+                raise ValueError(f"deal {number} must be dealt by seat "
+                                 f"{game.dealer_of(number)}, not seat {deal.dealer}")
+            if number < len(deals) and not deal.is_over:
+                raise ValueError(f"deal {number} is not over, but a later deal follows")
+            game._add_deal(deal)
+        return game
 
     # --- the state machine --------------------------------------------------------------
     @property
@@ -207,13 +247,13 @@ class Game:
         and no change when the card may not be played."""
         deal = self.deal
         seat = deal.to_move
-        trick_number = len(deal._tricks) + 1
-        before_clean = deal._taken[:]
+        trick_number = deal.trick_number
+        clean = deal.clean
         done = deal.play(card)
         number = len(self.deals)
         events: list[Event] = [CardPlayed(number, trick_number, seat, Card.parse(card))]  # type: ignore[arg-type]
         if done is not None:
-            events.append(TrickWon(number, trick_number, done, before_clean[done.winner] == 0))
+            events.append(TrickWon(number, trick_number, done, clean[done.winner]))
             if deal.is_over:
                 events.append(DealEnded(number, deal.taken, deal.points, deal.ended_early,
                                         self.totals))
@@ -230,7 +270,7 @@ class Game:
 
     def record_incident(self, seat: int, card: Card, reason: str) -> None:
         """Note that a card was played for a seat (a bot that failed), for the log and record."""
-        self.incidents.append({"deal": len(self.deals), "trick": len(self.deal._tricks) + 1,
+        self.incidents.append({"deal": len(self.deals), "trick": self.deal.trick_number,
                                "seat": seat, "card": str(card), "reason": reason})
 
     # --- scores -------------------------------------------------------------------------

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import DECK, FULL_MASK, SUIT_MASKS, Card, cards_of
-from .deal import Trick
+from .cards import DECK, FULL_MASK, SUIT_MASKS, Card, Suit, cards_of
+from .deal import Trick, voids_mask, voids_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,11 +27,7 @@ class PlayerView:
     to_move: int | None = None
 
     @property
-    def my_turn(self) -> bool:
-        return bool(self.legal)
-
-    @property
-    def led_suit(self) -> int | None:
+    def led_suit(self) -> Suit | None:
         return self.trick[0].suit if self.trick else None
 
     @property
@@ -71,23 +67,15 @@ class PlayerView:
     def unseen(self) -> tuple[Card, ...]:
         return tuple(cards_of(self.unseen_mask))
 
-    def voids(self) -> tuple[frozenset[int], ...]:
-        """Per seat, the suits it has shown it no longer holds (failed to follow)."""
-        out: list[set[int]] = [set(), set(), set(), set()]
-        for t in self.tricks:
-            led = t.cards[0].suit
-            for k in range(1, 4):
-                if t.cards[k].suit != led:
-                    out[(t.leader + k) & 3].add(led)
-        if self.trick:
-            led = self.trick[0].suit
-            for k in range(1, len(self.trick)):
-                if self.trick[k].suit != led:
-                    out[(self.leader + k) & 3].add(led)
-        return tuple(frozenset(s) for s in out)
+    @property
+    def voids_mask(self) -> int:
+        """The suits each seat has shown it lacks, as a 16-bit mask (bit ``4 * seat + suit``):
+        the engine's rule, :func:`nil_tui.engine.voids_mask`, over this view's public play."""
+        return voids_mask(self.tricks, self.trick, self.leader)
 
-    def suit_cards(self, suit: int) -> tuple[Card, ...]:
-        return tuple(c for c in self.hand if c.suit == suit)
+    def voids(self) -> tuple[frozenset[Suit], ...]:
+        """Per seat, the suits it has shown it no longer holds (failed to follow)."""
+        return voids_of(self.voids_mask)
 
 
 __all__ = ["DECK", "SUIT_MASKS", "PlayerView"]
