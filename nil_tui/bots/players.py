@@ -18,11 +18,12 @@ import select
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any, cast
 
-from ..engine import Card, Deal, PlayerView
+from ..engine import DECK, Card, Deal, PlayerView
 from . import HIDDEN, LEVELS, BotMissing, BotSpecError, make_bot, plugin_entry_points, protocol
 from .safety import DEFAULT, Choice, _Default, default_time_cap, fallback_card
 
@@ -53,6 +54,10 @@ class BotPlayer:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.spec!r} name={self.name!r}>"
+
+
+# The answer of a bot that played its own card, one per card (a Choice never changes).
+_CLEAN: tuple[Choice, ...] = tuple(Choice(card) for card in DECK)
 
 
 def _incident(text: str) -> str:
@@ -114,14 +119,14 @@ class _BuiltinPlayer(BotPlayer):
         card_or_none = _by_value(answer, legal)
         if card_or_none is None:
             card = fallback_card(view, legal)
-            return Choice(card, _incident(f"{self.name} chose {protocol.describe(answer)}, "
+            return Choice(card, _incident(f"{self.name} chose {protocol.describe_plain(answer)}, "
                                           f"which is not a legal card; {card} was played "
                                           "for it"))
         if self._capped and getattr(bot, "cap_fired", False) is True:
             return Choice(card_or_none, _incident(
                 f"{self.name} reached its safety cap of {_cap_text(self._cap)}; its best card "
                 f"so far ({card_or_none}) was played"))
-        return Choice(card_or_none)
+        return _CLEAN[card_or_none.index]
 
 
 # --- plugins: a process per seat ---------------------------------------------------------------
@@ -256,10 +261,11 @@ class _Host:
         _LIVE.discard(self)
         proc = self.proc
         try:
-            if os.name == "posix":
-                os.killpg(proc.pid, 9)
-            else:
-                proc.kill()
+            if proc.poll() is None:  # its process group (its games' processes too) is its own
+                if os.name == "posix":
+                    os.killpg(proc.pid, 9)
+                else:
+                    proc.kill()
         except OSError:
             pass
         for stream in (proc.stdin, proc.stdout):
@@ -275,8 +281,6 @@ class _Host:
 
 
 def _now() -> float:
-    import time
-
     return time.monotonic()
 
 
@@ -311,18 +315,42 @@ def _acquire(key: tuple[object, ...], target: str, log: Path | None) -> _Host:
 
 
 def _release(key: tuple[object, ...], host: _Host) -> None:
+    """Keep a host for the next game of the same plugin (at most _POOL_LIMIT in all, the
+    ones used longest ago are stopped)."""
+    stop = [host]
     with _POOL_LOCK:
-        hosts = _IDLE.setdefault(key, [])
-        if host.proc.poll() is None and len(hosts) < _POOL_LIMIT:
-            hosts.append(host)
-            return
-    host.kill()
+        if host.proc.poll() is None:
+            stop = []
+            _IDLE.setdefault(key, []).append(host)
+            while sum(map(len, _IDLE.values())) > _POOL_LIMIT:
+                oldest = next(k for k, hosts in _IDLE.items() if hosts)
+                stop.append(_IDLE[oldest].pop(0))
+                if not _IDLE[oldest]:
+                    del _IDLE[oldest]
+        elif not _IDLE.get(key, True):
+            del _IDLE[key]
+    for old in stop:
+        old.kill()
 
 
-def shutdown() -> None:
-    """Stop every plugin process (those of open players too). Called at exit."""
+def shutdown(grace: float = 1.0) -> None:
+    """Stop every plugin process (those of open players too). Called at exit. Idle ones are
+    asked to finish first (their input closed) and given ``grace`` seconds in all."""
     with _POOL_LOCK:
+        idle = [host for hosts in _IDLE.values() for host in hosts]
         _IDLE.clear()
+    for host in idle:
+        try:
+            if host.proc.stdin is not None:
+                host.proc.stdin.close()
+        except OSError:
+            pass
+    deadline = _now() + grace
+    for host in idle:
+        try:
+            host.proc.wait(max(0.0, deadline - _now()))
+        except subprocess.TimeoutExpired:
+            pass
     for host in list(_LIVE):
         host.kill()
 
@@ -448,7 +476,7 @@ class _PluginPlayer(BotPlayer):
             what = why if kind == "bad" else _card_text(index)
             return Choice(card, _incident(f"{self.name} chose {what}, which is not a legal "
                                           f"card; {card} was played for it"))
-        return Choice(chosen)
+        return _CLEAN[chosen.index]
 
     def close(self) -> None:
         if self._closed:
@@ -465,8 +493,6 @@ class _PluginPlayer(BotPlayer):
 
 def _card_text(index: object) -> str:
     if type(index) is int and 0 <= index < 52:
-        from ..engine import DECK
-
         return str(DECK[index])
     return "something that is not a card"
 

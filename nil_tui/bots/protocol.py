@@ -52,6 +52,21 @@ def describe(obj: object, limit: int = WHY_LIMIT) -> str:
     return f"a {type_name(obj)} object"
 
 
+def describe_plain(obj: object, limit: int = WHY_LIMIT) -> str:
+    """Like :func:`describe`, without running any code of the object: text, numbers, None and
+    cards are shown, anything else by its type's name. For objects a bot in this process
+    returned."""
+    kind = type(obj)
+    if kind is Card:
+        return str(obj)
+    if kind in (str, int, float, bool, type(None)):
+        try:
+            return clip(repr(obj), limit)
+        except ValueError:  # an int too long to print
+            pass
+    return f"a {type_name(obj)} object"
+
+
 def describe_error(exc: BaseException, limit: int = WHY_LIMIT) -> str:
     """``"RuntimeError: boom"`` for an exception, bounded, even if its ``str`` fails."""
     try:

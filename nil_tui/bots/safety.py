@@ -68,7 +68,7 @@ def _checked(legal: tuple[Card, ...], answer: object, name: str) -> Choice:
     if card is not None:
         return Choice(card)
     fallback = min(legal, key=lambda c: (c.rank, c.suit))
-    return Choice(fallback, _incident(f"{name} chose {protocol.describe(answer)}, which is "
+    return Choice(fallback, _incident(f"{name} chose {protocol.describe_plain(answer)}, which is "
                                       f"not a legal card; {fallback} was played for it"))
 
 

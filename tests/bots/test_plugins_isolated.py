@@ -278,3 +278,16 @@ def test_a_plugin_that_keeps_failing_is_left_out_of_the_rest_of_the_game() -> No
     assert len(stopped) == MAX_RESTARTS + 1 and out
     assert all(f"it stopped {MAX_RESTARTS + 1} times in this game" in t for t in out)
     assert texts.index(out[0]) > texts.index(stopped[-1])
+
+
+def test_the_processes_kept_for_later_games_are_few(monkeypatch: pytest.MonkeyPatch) -> None:
+    from nil_tui.bots import players as players_module
+
+    for k in range(players_module._POOL_LIMIT + 2):
+        monkeypatch.setenv("NIL_TUI_TEST_ROUND", str(k))  # a new environment: a new process
+        open_player("nil_hostile:Trivial", k).close()
+    kept = [h for hosts in players_module._IDLE.values() for h in hosts]
+    assert len(kept) == players_module._POOL_LIMIT
+    assert all(h.proc.poll() is None for h in kept)
+    players_module.shutdown()
+    assert not players_module._LIVE and all(h.proc.poll() is not None for h in kept)
