@@ -1,7 +1,17 @@
 """The rules of Zero (Nil), pure Python. Nothing here imports Textual or Rich."""
 
 from .cards import DECK, Card, InvalidCard, Suit, cards_of, mask_of
-from .deal import SEAT_NAMES, Deal, IllegalPlay, Trick, legal_mask_of, score, trick_winner
+from .deal import (
+    SEAT_NAMES,
+    Deal,
+    IllegalPlay,
+    NothingToUndo,
+    Trick,
+    legal_mask_of,
+    score,
+    trick_winner,
+    voids_mask,
+)
 from .game import (
     CardPlayed,
     Cut,
@@ -20,7 +30,7 @@ from .view import PlayerView
 
 __all__ = [
     "DECK", "SEAT_NAMES", "Card", "CardPlayed", "Cut", "Deal", "DealEnded", "DealStarted",
-    "Event", "Game", "GameEnded", "IllegalPlay", "InvalidCard", "Phase", "PlayerView",
-    "RecordError", "Suit", "Trick", "TrickWon", "cards_of", "describe_result", "legal_mask_of",
-    "lowest", "mask_of", "score", "trick_winner",
+    "Event", "Game", "GameEnded", "IllegalPlay", "InvalidCard", "NothingToUndo", "Phase",
+    "PlayerView", "RecordError", "Suit", "Trick", "TrickWon", "cards_of", "describe_result",
+    "legal_mask_of", "lowest", "mask_of", "score", "trick_winner", "voids_mask",
 ]

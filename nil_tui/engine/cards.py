@@ -110,8 +110,10 @@ class Card(int):
     @classmethod
     def parse(cls, code: str | Card) -> Card:
         """Parse ``"QS"``, ``"TD"``, ``"10D"`` (case and spaces ignored); ValueError otherwise."""
-        if type(code) is Card and 0 <= code < 52:
-            return DECK[code]  # the flyweight, even for a card made by int.__new__
+        if type(code) is Card:  # the flyweight, even for a card made by int.__new__
+            if 0 <= code < 52:
+                return DECK[code]
+            raise InvalidCard(f"no card has the index {int(code)}")
         card = _BY_CODE.get(code.strip().upper()) if isinstance(code, str) else None
         if card is None:
             raise InvalidCard(

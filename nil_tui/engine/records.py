@@ -4,11 +4,12 @@ by the engine itself, so a record that breaks a rule is rejected with the field 
 from __future__ import annotations
 
 import datetime as _dt
-from typing import Any
+import reprlib
+from typing import Any, NamedTuple
 
 from .cards import Card
 from .deal import Deal, IllegalPlay
-from .game import MAX_DEALS, Cut, Game, lowest
+from .game import MAX_DEALS, Cut, Game
 
 FORMAT = "nil-tui-record"
 VERSION = 1
@@ -79,23 +80,41 @@ def to_record(game: Game) -> dict[str, Any]:
 
 
 # --- reading -------------------------------------------------------------------------------
+# Every reader below raises RecordError naming the field, and nothing else, whatever JSON it is
+# given: values are quoted in messages through ``_show``, which bounds their length, their
+# depth and the size of a number it writes out.
+class _ShortRepr(reprlib.Repr):
+    def repr_int(self, x: int, level: int) -> str:
+        return repr(x) if x.bit_length() <= 128 else "a number too large to show"
+
+
+_SHORT = _ShortRepr()
+_SHORT.maxstring = 40
+_SHORT.maxother = 40
+
+
+def _show(value: Any) -> str:
+    """A short, safe ``repr`` of a value read from a record."""
+    return _SHORT.repr(value)
+
+
 def _is_int(x: Any) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
 def _seat(value: Any, where: str) -> int:
     if not _is_int(value) or not 0 <= value <= 3:
-        raise RecordError(where, f"expected a seat 0..3, got {value!r}")
+        raise RecordError(where, f"expected a seat 0..3, got {_show(value)}")
     return int(value)
 
 
 def _card(value: Any, where: str) -> Card:
     if not isinstance(value, str) or len(value) != 2:
-        raise RecordError(where, f"expected a two-character card code, got {value!r}")
+        raise RecordError(where, f"expected a two-character card code, got {_show(value)}")
     try:
         return Card.parse(value)
     except ValueError:
-        raise RecordError(where, f"{value!r} is not a card code") from None
+        raise RecordError(where, f"{_show(value)} is not a card code") from None
 
 
 def _list(value: Any, where: str, length: int | None = None) -> list[Any]:
@@ -106,11 +125,87 @@ def _list(value: Any, where: str, length: int | None = None) -> list[Any]:
     return value
 
 
+def _object(value: Any, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise RecordError(where, "expected an object")
+    return value
+
+
 def _four_ints(value: Any, where: str) -> tuple[int, int, int, int]:
     items = _list(value, where, 4)
     if not all(_is_int(x) and x >= 0 for x in items):
-        raise RecordError(where, f"expected four whole numbers, got {items!r}")
+        raise RecordError(where, f"expected four whole numbers, got {_show(items)}")
     return (items[0], items[1], items[2], items[3])
+
+
+class _Header(NamedTuple):
+    planned: int
+    seed: int | None
+    players: list[dict[str, Any]]
+    finished: bool
+
+
+def _read_format(record: Any) -> dict[str, Any]:
+    """The record as an object of a format and version this reader knows."""
+    if not isinstance(record, dict):
+        raise RecordError("", "a record must be a JSON object")
+    if record.get("format") != FORMAT:
+        raise RecordError("format", f"expected {FORMAT!r}, got {_show(record.get('format'))}")
+    version = record.get("version")
+    if version != VERSION or not _is_int(version):
+        raise RecordError("version", f"unknown record version {_show(version)} (this reader "
+                          f"knows version {VERSION})")
+    return record
+
+
+def _read_planned(record: dict[str, Any]) -> int:
+    """``deals_planned``, also found in (and checked against) ``rules``."""
+    planned: Any = record.get("deals_planned")
+    rules = record.get("rules")
+    if planned is None and isinstance(rules, dict):
+        planned = rules.get("deals_planned")
+    if not _is_int(planned) or not 1 <= planned <= MAX_DEALS:
+        raise RecordError("deals_planned", f"expected a whole number 1..{MAX_DEALS}, got "
+                          f"{_show(planned)}")
+    if isinstance(rules, dict) and rules.get("deals_planned", planned) != planned:
+        raise RecordError("rules.deals_planned", "does not match deals_planned")
+    return int(planned)
+
+
+def _read_header(record: Any) -> _Header:
+    """Format, version, deals planned, seed, players and whether the game is finished."""
+    record = _read_format(record)
+    planned = _read_planned(record)
+    seed = record.get("seed")
+    if seed is not None and not _is_int(seed):
+        raise RecordError("seed", f"expected a whole number or null, got {_show(seed)}")
+    players = _list(record.get("players"), "players", 4)
+    for s, p in enumerate(players):
+        if not isinstance(p, dict) or not isinstance(p.get("name"), str):
+            raise RecordError(f"players[{s}]", "expected an object with a name")
+    finished = record.get("finished")
+    if not isinstance(finished, bool):
+        raise RecordError("finished", f"expected true or false, got {_show(finished)}")
+    return _Header(planned, seed, [dict(p) for p in players], finished)
+
+
+def _read_draw(row: Any, r: int, drawing: set[int]) -> tuple[Card | None, ...]:
+    """One round of the cut: a card for each seat still drawing, null for the others."""
+    row = _list(row, f"cut.draws[{r}]", 4)
+    cards: list[Card | None] = []
+    for s, code in enumerate(row):
+        where = f"cut.draws[{r}][{s}]"
+        if s in drawing:
+            cards.append(_card(code, where))
+        elif code is not None:
+            raise RecordError(where, f"seat {s} did not draw in round {r + 1} (not tied "
+                              "lowest), so this must be null")
+        else:
+            cards.append(None)
+    drawn = [c for c in cards if c is not None]
+    if len(set(drawn)) != len(drawn):
+        raise RecordError(f"cut.draws[{r}]", "the same card is drawn twice in one round")
+    return tuple(cards)
 
 
 def _read_cut(value: Any) -> Cut:
@@ -122,25 +217,12 @@ def _read_cut(value: Any) -> Cut:
     drawing = {0, 1, 2, 3}
     parsed = []
     for r, row in enumerate(rows):
-        row = _list(row, f"cut.draws[{r}]", 4)
-        cards: list[Card | None] = []
-        for s, code in enumerate(row):
-            where = f"cut.draws[{r}][{s}]"
-            if s in drawing:
-                cards.append(_card(code, where))
-            elif code is not None:
-                raise RecordError(where, f"seat {s} did not draw in round {r + 1} (not tied "
-                                  "lowest), so this must be null")
-            else:
-                cards.append(None)
-        drawn = [c for c in cards if c is not None]
-        if len(set(drawn)) != len(drawn):
-            raise RecordError(f"cut.draws[{r}]", "the same card is drawn twice in one round")
-        parsed.append(tuple(cards))
-        low = min(c.rank for c in drawn)
+        if len(drawing) == 1:
+            raise RecordError(f"cut.draws[{r}]", "the cut was already decided")
+        cards = _read_draw(row, r, drawing)
+        parsed.append(cards)
+        low = min(c.rank for c in cards if c is not None)
         drawing = {s for s in drawing if cards[s] is not None and cards[s].rank == low}  # type: ignore[union-attr]
-        if len(drawing) == 1 and r != len(rows) - 1:
-            raise RecordError(f"cut.draws[{r + 1}]", "the cut was already decided")
     if len(drawing) != 1:
         raise RecordError("cut.draws", "the last round leaves a tie for lowest: the tied "
                           "seats must draw again")
@@ -151,133 +233,140 @@ def _read_cut(value: Any) -> Cut:
     return Cut(tuple(parsed), dealer)
 
 
-def from_record(record: Any) -> Game:
-    """Rebuild a Game from a record, replaying and checking every play."""
-    if not isinstance(record, dict):
-        raise RecordError("", "a record must be a JSON object")
-    if record.get("format") != FORMAT:
-        raise RecordError("format", f"expected {FORMAT!r}, got {record.get('format')!r}")
-    version = record.get("version")
-    if version != VERSION or not _is_int(version):
-        raise RecordError("version", f"unknown record version {version!r} (this reader "
-                          f"knows version {VERSION})")
-    planned: Any = record.get("deals_planned")
-    rules = record.get("rules")
-    if planned is None and isinstance(rules, dict):
-        planned = rules.get("deals_planned")
-    if not _is_int(planned) or not 1 <= planned <= MAX_DEALS:
-        raise RecordError("deals_planned", f"expected a whole number 1..{MAX_DEALS}, got "
-                          f"{planned!r}")
-    if isinstance(rules, dict) and rules.get("deals_planned", planned) != planned:
-        raise RecordError("rules.deals_planned", "does not match deals_planned")
-    seed = record.get("seed")
-    if seed is not None and not _is_int(seed):
-        raise RecordError("seed", f"expected a whole number or null, got {seed!r}")
-    players = _list(record.get("players"), "players", 4)
-    for s, p in enumerate(players):
-        if not isinstance(p, dict) or not isinstance(p.get("name"), str):
-            raise RecordError(f"players[{s}]", "expected an object with a name")
-    finished = record.get("finished")
-    if not isinstance(finished, bool):
-        raise RecordError("finished", f"expected true or false, got {finished!r}")
-    cut = None if record.get("cut") is None else _read_cut(record["cut"])
+def _read_deal_list(record: dict[str, Any], planned: int) -> list[Any]:
     deals = _list(record.get("deals"), "deals")
     if not deals:
         raise RecordError("deals", "a record holds at least one deal")
     if len(deals) > planned:
         raise RecordError("deals", f"{len(deals)} deals recorded but only {planned} planned")
+    return deals
 
-    game = Game.__new__(Game)
-    game.deals_planned = planned
-    game.seed = seed
-    game.players = [dict(p) for p in players]
-    incidents = record.get("incidents")
-    incidents = [] if incidents is None else _list(incidents, "incidents")
+
+def _read_incidents(value: Any) -> list[dict[str, Any]]:
+    incidents = [] if value is None else _list(value, "incidents")
     for k, item in enumerate(incidents):
-        if not isinstance(item, dict):
-            raise RecordError(f"incidents[{k}]", "expected an object")
-    game.incidents = [dict(i) for i in incidents]
-    game.deals = []
-    game.cut = cut
-    first = deals[0].get("dealer") if isinstance(deals[0], dict) else None
-    game.first_dealer = cut.dealer if cut else _seat(first, "deals[0].dealer")
+        _object(item, f"incidents[{k}]")
+    return [dict(i) for i in incidents]
 
-    for i, d in enumerate(deals):
-        where = f"deals[{i}]"
-        last = i == len(deals) - 1
-        if not isinstance(d, dict):
-            raise RecordError(where, "expected an object")
-        dealer = _seat(d.get("dealer"), f"{where}.dealer")
-        if dealer != game.dealer_of(i + 1):
-            raise RecordError(f"{where}.dealer", f"the dealer of deal {i + 1} must be seat "
-                              f"{game.dealer_of(i + 1)} (the deal passes clockwise)")
-        hands = _list(d.get("hands"), f"{where}.hands", 4)
-        seen: dict[Card, int] = {}
-        for s, hand in enumerate(hands):
-            hand = _list(hand, f"{where}.hands[{s}]", 13)
-            for k, code in enumerate(hand):
-                c = _card(code, f"{where}.hands[{s}][{k}]")
-                if c in seen:
-                    raise RecordError(f"{where}.hands[{s}][{k}]", f"{c} is also dealt to seat "
-                                      f"{seen[c]}")
-                seen[c] = s
-        deal = Deal.from_hands(hands, dealer)
-        game._add_deal(deal)
-        tricks = _list(d.get("tricks"), f"{where}.tricks")
-        for j, t in enumerate(tricks):
-            tw = f"{where}.tricks[{j}]"
-            if deal.is_over:
-                raise RecordError(tw, "the deal was already over (every player had taken a "
-                                  "trick, or 13 tricks were played)")
-            if not isinstance(t, dict):
-                raise RecordError(tw, "expected an object")
-            leader = _seat(t.get("leader"), f"{tw}.leader")
-            if leader != deal.leader:
-                raise RecordError(f"{tw}.leader", f"seat {deal.leader} leads this trick, not "
-                                  f"seat {leader}")
-            cards = _list(t.get("cards"), f"{tw}.cards")
-            partial = len(cards) < 4
-            if not cards or len(cards) > 4 or (partial and not (last and j == len(tricks) - 1)):
-                raise RecordError(f"{tw}.cards", "a trick has four cards (only the last trick "
-                                  "of an unfinished game may have fewer)")
-            for k, code in enumerate(cards):
-                c = _card(code, f"{tw}.cards[{k}]")
-                try:
-                    deal.play(c)
-                except IllegalPlay as exc:
-                    raise RecordError(f"{tw}.cards[{k}]", f"seat {(leader + k) & 3} cannot "
-                                      f"play {c}: {exc.reason}") from None
-            winner = t.get("winner")
-            if partial:
-                if winner is not None:
-                    raise RecordError(f"{tw}.winner", "an unfinished trick has no winner (null)")
-            elif winner != deal.tricks[-1].winner:
-                raise RecordError(f"{tw}.winner", f"seat {deal.tricks[-1].winner} wins this "
-                                  f"trick, not {winner!r}")
-        if not deal.is_over and not (last and not finished):
-            raise RecordError(f"{where}.tricks", f"the deal stops after {len(deal.tricks)} "
-                              "tricks, but it is not over")
-        if ("taken" in d or deal.is_over) and _four_ints(
-                d.get("taken"), f"{where}.taken") != deal.taken:
-            raise RecordError(f"{where}.taken", f"the tricks give {list(deal.taken)}")
-        if deal.is_over:
-            if _four_ints(d.get("points"), f"{where}.points") != deal.points:
-                raise RecordError(f"{where}.points", f"the rules give {list(deal.points)}")
-        elif d.get("points") is not None:
-            raise RecordError(f"{where}.points", "an unfinished deal has no points (null)")
+
+def _read_hands(value: Any, where: str) -> list[list[Card]]:
+    """Four hands of 13 cards, no card dealt twice."""
+    hands = _list(value, f"{where}.hands", 4)
+    seen: dict[Card, int] = {}
+    out = []
+    for s, hand in enumerate(hands):
+        cards = []
+        for k, code in enumerate(_list(hand, f"{where}.hands[{s}]", 13)):
+            c = _card(code, f"{where}.hands[{s}][{k}]")
+            if c in seen:
+                raise RecordError(f"{where}.hands[{s}][{k}]", f"{c} is also dealt to seat "
+                                  f"{seen[c]}")
+            seen[c] = s
+            cards.append(c)
+        out.append(cards)
+    return out
+
+
+def _read_trick(deal: Deal, value: Any, where: str, may_be_partial: bool) -> None:
+    """Play one recorded trick on ``deal``, checking every card, the leader and the winner."""
+    if deal.is_over:
+        raise RecordError(where, "the deal was already over (every player had taken a "
+                          "trick, or 13 tricks were played)")
+    t = _object(value, where)
+    leader = _seat(t.get("leader"), f"{where}.leader")
+    if leader != deal.leader:
+        raise RecordError(f"{where}.leader", f"seat {deal.leader} leads this trick, not "
+                          f"seat {leader}")
+    cards = _list(t.get("cards"), f"{where}.cards")
+    partial = len(cards) < 4
+    if not cards or len(cards) > 4 or (partial and not may_be_partial):
+        raise RecordError(f"{where}.cards", "a trick has four cards (only the last trick "
+                          "of an unfinished game may have fewer)")
+    for k, code in enumerate(cards):
+        c = _card(code, f"{where}.cards[{k}]")
+        try:
+            deal.play(c)
+        except IllegalPlay as exc:
+            raise RecordError(f"{where}.cards[{k}]", f"seat {(leader + k) & 3} cannot "
+                              f"play {c}: {exc.reason}") from None
+    winner = t.get("winner")
+    if partial:
+        if winner is not None:
+            raise RecordError(f"{where}.winner", "an unfinished trick has no winner (null)")
+    elif winner != deal.tricks[-1].winner:
+        raise RecordError(f"{where}.winner", f"seat {deal.tricks[-1].winner} wins this "
+                          f"trick, not {_show(winner)}")
+
+
+def _check_deal_end(d: dict[str, Any], deal: Deal, where: str, may_be_open: bool) -> None:
+    """A deal stops only when it is over (or it is the game's unfinished last deal), and its
+    ``taken`` and ``points`` are what the tricks give."""
+    if not deal.is_over and not may_be_open:
+        raise RecordError(f"{where}.tricks", f"the deal stops after {len(deal.tricks)} "
+                          "tricks, but it is not over")
+    if ("taken" in d or deal.is_over) and _four_ints(
+            d.get("taken"), f"{where}.taken") != deal.taken:
+        raise RecordError(f"{where}.taken", f"the tricks give {list(deal.taken)}")
+    if deal.is_over:
+        if _four_ints(d.get("points"), f"{where}.points") != deal.points:
+            raise RecordError(f"{where}.points", f"the rules give {list(deal.points)}")
+    elif d.get("points") is not None:
+        raise RecordError(f"{where}.points", "an unfinished deal has no points (null)")
+
+
+def _read_deal(value: Any, i: int, dealer: int, open_ok: bool) -> Deal:
+    """Deal ``i`` (0-based), dealt by ``dealer``, replayed and checked. ``open_ok``: it is the
+    last deal of an unfinished game, so it may stop before it is over."""
+    where = f"deals[{i}]"
+    d = _object(value, where)
+    if _seat(d.get("dealer"), f"{where}.dealer") != dealer:
+        raise RecordError(f"{where}.dealer", f"the dealer of deal {i + 1} must be seat "
+                          f"{dealer} (the deal passes clockwise)")
+    deal = Deal.from_hands(_read_hands(d.get("hands"), where), dealer)
+    tricks = _list(d.get("tricks"), f"{where}.tricks")
+    for j, t in enumerate(tricks):
+        _read_trick(deal, t, f"{where}.tricks[{j}]", open_ok and j == len(tricks) - 1)
+    _check_deal_end(d, deal, where, open_ok)
+    return deal
+
+
+def _check_result(record: dict[str, Any], game: Game, finished: bool) -> None:
+    """``finished``, ``totals`` and ``losers`` agree with the deals."""
+    totals = list(game.totals)
     if finished:
         if not game.is_over:
-            raise RecordError("finished", f"true, but only {len(deals)} of {planned} deals "
-                              "are complete")
+            raise RecordError("finished", f"true, but only {len(game.deals)} of "
+                              f"{game.deals_planned} deals are complete")
         if _four_ints(record.get("totals"), "totals") != game.totals:
-            raise RecordError("totals", f"the deals add up to {list(game.totals)}")
+            raise RecordError("totals", f"the deals add up to {totals}")
         losers = [_seat(s, f"losers[{k}]")
                   for k, s in enumerate(_list(record.get("losers"), "losers"))]
-        if sorted(losers) != list(lowest(game.totals)) or len(set(losers)) != len(losers):
-            raise RecordError("losers", f"the lowest totals are seats "
-                              f"{list(lowest(game.totals))}")
+        if sorted(losers) != list(game.losers) or len(set(losers)) != len(losers):
+            raise RecordError("losers", f"the lowest totals are seats {list(game.losers)}")
     elif game.is_over:
         raise RecordError("finished", "false, but every planned deal is complete")
     elif "totals" in record and _four_ints(record["totals"], "totals") != game.totals:
-        raise RecordError("totals", f"the finished deals add up to {list(game.totals)}")
+        raise RecordError("totals", f"the finished deals add up to {totals}")
+
+
+def from_record(record: Any) -> Game:
+    """Rebuild a Game from a record, replaying and checking every play. Raises RecordError,
+    naming the field, for anything that is not a valid record, and nothing else."""
+    head = _read_header(record)
+    value = record.get("cut")
+    cut = None if value is None else _read_cut(value)
+    raw = _read_deal_list(record, head.planned)
+    incidents = _read_incidents(record.get("incidents"))
+    first = cut.dealer if cut else _seat(
+        raw[0].get("dealer") if isinstance(raw[0], dict) else None, "deals[0].dealer")
+    last = len(raw) - 1
+    deals = [_read_deal(d, i, (first + i) & 3, i == last and not head.finished)
+             for i, d in enumerate(raw)]
+    try:
+        game = Game.from_parts(deals_planned=head.planned, seed=head.seed,
+                               players=head.players, cut=cut, first_dealer=first, deals=deals,
+                               incidents=incidents)
+    except ValueError as exc:  # pragma: no cover - the readers above check all of this
+        raise RecordError("deals", str(exc)) from None
+    _check_result(record, game, head.finished)
     return game

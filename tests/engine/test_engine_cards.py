@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import pickle
+from collections.abc import Callable
 
 import pytest
 
@@ -76,3 +77,47 @@ def test_masks_round_trip() -> None:
     assert [str(c) for c in cards_of(mask)] == ["2C", "TD", "AH", "QS", "AS"]
     assert cards_of((1 << 52) - 1) == list(DECK)
     assert cards_of(0) == []
+
+
+@pytest.mark.parametrize("attack", [
+    lambda c: object.__setattr__(c, "rank", 3),
+    lambda c: object.__setattr__(c, "suit", Suit.CLUBS),
+    lambda c: object.__setattr__(c, "bit", 1),
+    lambda c: object.__setattr__(c, "index", 0),
+    lambda c: object.__setattr__(c, "code", "2C"),
+    lambda c: object.__setattr__(c, "__class__", int),
+    lambda c: setattr(c, "rank", 3),
+    lambda c: type(c).rank.__set__(c, 3),
+    lambda c: type(c).suit.__set__(c, Suit.CLUBS),
+    lambda c: object.__getattribute__(c, "__dict__").update(rank=3),
+    lambda c: vars(c),
+    lambda c: object.__delattr__(c, "rank"),
+], ids=["rank", "suit", "bit", "index", "code", "class", "setattr", "rank-descriptor",
+        "suit-descriptor", "dict", "vars", "delete"])
+def test_nothing_changes_a_card(attack: Callable[[Card], object]) -> None:
+    """A card has no storage but its value: no attribute, descriptor or dict writes to it."""
+    card = Card.parse("QS")
+    with pytest.raises((AttributeError, TypeError)):
+        attack(card)
+    assert (card.rank, card.suit, card.index, card.bit, str(card)) == (
+        12, Suit.SPADES, 49, 1 << 49, "QS")
+    assert type(card) is Card and Card.parse("QS") is card and repr(card) == "Card(QS)"
+    assert [str(c) for c in DECK] == [r + s for s in "CDHS" for r in "23456789TJQKA"]
+
+
+def test_cards_are_values_not_numbers() -> None:
+    """A card is an int underneath (its index) but equals only the same card."""
+    two = Card.parse("2C")
+    assert bool(two) and two.index == 0  # the card with index 0 is still a card
+    assert Card.parse("QS") != 49 and 49 not in DECK and Card.parse("QS") in DECK
+    assert hash(Card.parse("QS")) == hash(DECK[49]) and {Card.parse("QS"): 1}[DECK[49]] == 1
+    assert f"{Card.parse('TH')}|{Card.parse('TH'):>4}|" == "TH|  TH|"
+    assert copy.copy(two) is two and pickle.loads(pickle.dumps([two], 2))[0] is two
+
+
+def test_a_card_made_behind_the_flyweights_back_is_still_that_card() -> None:
+    forged = int.__new__(Card, 49)
+    assert forged is not Card.parse("QS")
+    assert forged == Card.parse("QS") and Card.parse(forged) is Card.parse("QS")
+    with pytest.raises(ValueError):
+        Card.parse(int.__new__(Card, 60))

@@ -7,7 +7,18 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
-from nil_tui.engine import DECK, Card, Deal, IllegalPlay, Suit, Trick, score
+from nil_tui.engine import (
+    DECK,
+    Card,
+    Deal,
+    IllegalPlay,
+    Suit,
+    Trick,
+    legal_mask_of,
+    mask_of,
+    score,
+    trick_winner,
+)
 from nil_tui.engine.deal import shuffled_deck
 
 
@@ -256,3 +267,41 @@ def test_fast_shuffle_matches_random_shuffle() -> None:
 def test_from_hands_rejects_bad_deals(hands: list[list[str]]) -> None:
     with pytest.raises(ValueError):
         Deal.from_hands(hands)
+
+
+def naive_winner(leader: int, cards: Sequence[Card]) -> int:
+    led = cards[0].suit
+    best = max(range(len(cards)), key=lambda k: cards[k].rank if cards[k].suit == led else 0)
+    return (leader + best) % 4
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_trick_winner_is_the_highest_card_of_the_led_suit(seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(50):
+        cards = rng.sample(DECK, rng.randint(1, 4))
+        leader = rng.randrange(4)
+        assert trick_winner(leader, cards) == naive_winner(leader, cards)
+    deal = Deal.new(seed % 4, rng)
+    while not deal.is_over:
+        done = deal.play(rng.choice(deal.legal_moves()))
+        if deal.trick:
+            assert deal.view(0).trick == deal.trick
+        if done is not None:
+            assert done.winner == naive_winner(done.leader, done.cards)
+
+
+def test_legal_moves_are_the_cards_of_legal_mask_of() -> None:
+    rng = random.Random(21)
+    for _ in range(20):
+        deal = Deal.new(rng.randrange(4), rng)
+        while not deal.is_over:
+            seat = deal.to_move
+            assert seat is not None
+            led = deal.trick[0].suit if deal.trick else None
+            mask = legal_mask_of(deal.hand_mask(seat), led)
+            assert deal.legal_mask() == mask and mask_of(deal.legal_moves()) == mask
+            assert deal.legal_moves() == sorted(deal.legal_moves())
+            assert [c for c in DECK if deal.why_illegal(c) is None] == deal.legal_moves()
+            deal.play(rng.choice(deal.legal_moves()))
+        assert deal.legal_moves() == [] and deal.legal_mask() == 0

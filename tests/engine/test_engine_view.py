@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from nil_tui.engine import Card, Deal, Game, PlayerView
+from nil_tui.engine import DECK, Card, Deal, Game, IllegalPlay, PlayerView, voids_mask
 
 
 def reachable(obj: Any, seen: set[int] | None = None) -> list[Any]:
@@ -100,3 +100,49 @@ def test_view_is_frozen_and_carries_game_context() -> None:
 def test_view_of_a_seat_that_does_not_exist(seat: object) -> None:
     with pytest.raises(ValueError, match="seat"):
         Deal.new(0, random.Random(1)).view(seat)  # type: ignore[arg-type]
+
+
+def test_a_view_changed_by_force_changes_nothing_the_deal_checks() -> None:
+    """A frozen view can still be written with object.__setattr__: the deal never reads a view
+    back, keeps none, and checks a play against its own state."""
+    deal = Deal.new(0, random.Random(6))
+    seat = deal.to_move
+    assert seat is not None
+    view = deal.view(seat)
+    stolen = next(c for c in DECK if c not in view.hand)  # another seat's card
+    object.__setattr__(view, "legal", (stolen,))
+    object.__setattr__(view, "hand", (stolen,))
+    assert view.legal == (stolen,)
+    fresh = deal.view(seat)
+    assert stolen not in fresh.legal and list(fresh.legal) == deal.legal_moves()
+    before = (deal.hands, deal.trick, deal.legal_moves(), deal.to_move)
+    with pytest.raises(IllegalPlay, match="not in the hand"):
+        deal.play(stolen)
+    assert (deal.hands, deal.trick, deal.legal_moves(), deal.to_move) == before
+    assert not any(isinstance(o, PlayerView) for o in reachable(deal))
+
+
+def naive_voids(deal: Deal) -> list[set[int]]:
+    out: list[set[int]] = [set(), set(), set(), set()]
+    plays = [(t.leader, t.cards) for t in deal.tricks] + [(deal.leader, deal.trick)]
+    for leader, cards in plays:
+        for k, card in enumerate(cards):
+            if cards and card.suit != cards[0].suit:
+                out[(leader + k) % 4].add(int(cards[0].suit))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_shown_voids_are_the_suits_a_seat_did_not_follow(seed: int) -> None:
+    rng = random.Random(seed)
+    deal = Deal.new(seed % 4, rng)
+    while not deal.is_over:
+        expected = naive_voids(deal)
+        for s in range(4):
+            view = deal.view(s)
+            assert [set(v) for v in view.voids()] == expected
+            assert view.voids_mask == deal.voids_mask == voids_mask(deal.tricks, deal.trick,
+                                                                    deal.leader)
+            for suit in expected[s]:  # a shown void is true
+                assert not any(c.suit == suit for c in deal.hands[s])
+        deal.play(rng.choice(deal.legal_moves()))
