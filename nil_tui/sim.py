@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO, cast
 
 from . import argtypes
-from .engine import SEAT_NAMES, Card, Deal, Game, PlayerView
+from .engine import SEAT_NAMES, Game
 from .engine.game import MAX_DEALS
 
 EXIT_USAGE = 2
@@ -248,56 +248,31 @@ class GameOutcome:
     record: dict[str, Any] | None
 
 
-class _PerfectAsker:
-    """Presents a perfect-information bot to ``choose_safely``: its ``choose`` asks the bot's
-    ``choose_perfect`` with a copy of the live deal (only the simulator offers this)."""
-
-    def __init__(self, bot: Any, deal: Deal) -> None:
-        self.bot = bot
-        self.deal = deal
-        self.name = str(getattr(bot, "name", type(bot).__name__))
-
-    def choose(self, view: PlayerView) -> Card:
-        return self.bot.choose_perfect(view, self.deal.copy())  # type: ignore[no-any-return]
-
-
 def player_names(names: Sequence[str]) -> list[str]:
     """Bot names for the record, numbered by lineup position when a name repeats."""
     return [f"{n} {k + 1}" if names.count(n) > 1 else n for k, n in enumerate(names)]
 
 
 def play_game(task: GameTask) -> GameOutcome:
-    """Play one game between bots, asking each through ``choose_safely``."""
-    from .bots import make_bot, seat_seed
-    from .bots.safety import choose_safely
+    """Play one game between bots through the game driver (bots isolated as in the app)."""
+    from .bots import seat_seed
+    from .driver import GameDriver, default_opener
 
-    bots = [make_bot(task.specs[k], seed=seat_seed(task.seed, k)) for k in range(4)]
-    names = player_names([str(getattr(b, "name", task.specs[k])) for k, b in enumerate(bots)])
     positions = (task.position(0), task.position(1), task.position(2), task.position(3))
-    players = [{"name": names[k], "kind": "bot", "bot": task.specs[k]} for k in positions]
-    seat_bots = [bots[k] for k in positions]
-    perfect = [callable(getattr(b, "choose_perfect", None)) for b in seat_bots]
+    players = [{"name": task.specs[k], "kind": "bot", "bot": task.specs[k]} for k in positions]
     game = Game(deals_planned=task.deals, seed=task.seed, players=players)
-    time_cap = task.time_cap
-    points: list[tuple[int, int, int, int]] = []
-    taken: list[tuple[int, int, int, int]] = []
-    while True:
-        deal = game.deal
-        while not deal.is_over:
-            seat = deal.to_move
-            assert seat is not None
-            bot = seat_bots[seat]
-            asker = _PerfectAsker(bot, deal) if perfect[seat] else bot
-            choice = choose_safely(asker, deal.view(seat), time_cap)
-            if choice.incident is not None:
-                game.record_incident(seat, choice.card, choice.incident)
-            game.play(choice.card)
-        points.append(deal.points)
-        taken.append(deal.taken)
-        if game.is_over:
-            break
-        game.next_deal()
-    return GameOutcome(task.game, task.rotation, positions, tuple(points), tuple(taken),
+    # A bot's seed follows its lineup position, so it plays the same in every rotation.
+    seeds = [seat_seed(task.seed, k) for k in positions]
+    with GameDriver(game, opener=default_opener(task.time_cap), seeds=seeds) as driver:
+        driver.open_bots()
+        by_position = {positions[s]: driver.player_name(s) for s in range(4)}
+        names = player_names([by_position[k] for k in range(4)])
+        for s, k in enumerate(positions):
+            game.players[s]["name"] = names[k]
+        driver.run()
+    points = tuple(d.points for d in game.deals)
+    taken = tuple(d.taken for d in game.deals)
+    return GameOutcome(task.game, task.rotation, positions, points, taken,
                        game.losers, len(game.incidents),
                        game.to_record() if task.keep_record else None)
 
@@ -414,14 +389,15 @@ class MatchResult:
                 self.bots[spec] = BotStats(spec, self.specs.count(spec))
 
     def add(self, outcome: GameOutcome) -> None:
+        from .bots.heuristic import edge
+
         self.games += 1
         self.deals += len(outcome.points)
         by_seat = [self.bots[self.specs[outcome.positions[s]]] for s in range(4)]
         for d, (points, taken) in enumerate(zip(outcome.points, outcome.taken)):
-            total = points[0] + points[1] + points[2] + points[3]
             for s in range(4):
-                edge = points[s] - (total - points[s]) / 3
-                by_seat[s].add_deal((outcome.game, d), points[s], edge, taken[s] == 0)
+                by_seat[s].add_deal((outcome.game, d), points[s], edge(points, s),
+                                    taken[s] == 0)
         for s in range(4):
             by_seat[s].games += 1
             by_seat[s].games_lost += s in outcome.losers

@@ -64,22 +64,12 @@ class SeedBot(LowBot):
 
 
 class PerfectBot(LowBot):
-    """Uses the whole deal: checks it is a copy that agrees with the view."""
+    """A plugin that asks for the whole deal: it must never be given it."""
 
     name = "Perfect"
-    calls = 0
 
-    def choose(self, view: PlayerView) -> Card:  # pragma: no cover - must not be called
-        raise AssertionError("choose_perfect should be used")
-
-    def choose_perfect(self, view: PlayerView, deal: Deal) -> Card:
-        assert isinstance(deal, Deal)
-        assert deal.hands[view.seat] == view.hand and deal.to_move == view.seat
-        assert deal.tricks == view.tricks and deal.trick == view.trick
-        while not deal.is_over:  # playing the copy out must not touch the live deal
-            deal.play(deal.legal_moves()[0])
-        type(self).calls += 1
-        return view.legal[-1]
+    def choose_perfect(self, view: PlayerView, deal: Deal) -> Card:  # pragma: no cover
+        raise AssertionError("a plugin was handed the whole deal")
 
 
 # --- determinism ---------------------------------------------------------------------------
@@ -233,11 +223,31 @@ def test_a_failing_bot_is_contained_and_recorded(tmp_path: Path) -> None:
     assert "decisions were played for failing bots" in result.summary()
 
 
-def test_perfect_information_bots_get_a_copy_of_the_deal() -> None:
-    PerfectBot.calls = 0
+def test_a_plugin_is_never_handed_the_whole_deal() -> None:
     result = run_match(("test_sim:PerfectBot", "easy", "easy", "easy"), 1, 1, 2,
                        time_cap=None)
-    assert PerfectBot.calls > 0 and result.incidents == 0
+    assert result.incidents == 0  # it played its own choose() every time
+
+
+def test_the_built_in_oracle_gets_a_copy_of_the_deal(monkeypatch: pytest.MonkeyPatch) -> None:
+    from nil_tui.bots.expert import OracleBot
+
+    real = OracleBot.choose_perfect
+    calls = []
+
+    def checked(self: OracleBot, view: PlayerView, deal: Deal) -> Card:
+        assert isinstance(deal, Deal)
+        assert deal.hand(view.seat) == view.hand and deal.to_move == view.seat
+        assert deal.tricks == view.tricks and deal.trick == view.trick
+        calls.append(view.seat)
+        card = real(self, view, deal.copy())
+        while not deal.is_over:  # playing the copy out must not touch the live deal
+            deal.play(deal.legal_moves()[0])
+        return card
+
+    monkeypatch.setattr(OracleBot, "choose_perfect", checked)
+    result = run_match(("oracle", "easy", "easy", "easy"), 1, 1, 2, time_cap=None)
+    assert calls and set(calls) == {0} and result.incidents == 0
 
 
 @pytest.mark.parametrize(("kwargs", "error"), [
