@@ -402,6 +402,7 @@ class _PluginPlayer(BotPlayer):
         self._log = log
         self._key = _pool_key(target, "" if log is None else str(log))
         self._closed = False
+        self._deciding = False  # a decision is on its way (close() may come from elsewhere)
         self._n = 0
         self._restarts = 0
         default = target.partition(":")[2].rpartition(".")[2] or spec
@@ -453,10 +454,11 @@ class _PluginPlayer(BotPlayer):
             return Choice(card, _incident(f"{self.name} could not be started again ({why}); "
                                           f"{card} was played for it"))
         self._n += 1
+        self._deciding = True
         try:
             host.send({"t": "decide", "n": self._n, "v": protocol.encode_view(view)})
             reply = host.receive(self._cap, {"card", "bad", "error"}, self._n)
-        except _Gone as exc:
+        except (_Gone, OSError, ValueError) as exc:
             self._abandon()
             if str(exc) == "timeout":
                 return Choice(card, _incident(
@@ -464,6 +466,8 @@ class _PluginPlayer(BotPlayer):
                     f"{card} was played for it"))
             return Choice(card, _incident(f"{self.name} stopped answering ({exc}); {card} "
                                           "was played for it"))
+        finally:
+            self._deciding = False
         kind = reply["t"]
         why = protocol.clip(str(reply.get("why", "")), protocol.WHY_LIMIT)
         if kind == "error":
@@ -483,7 +487,9 @@ class _PluginPlayer(BotPlayer):
             return
         self._closed = True
         host, self._host = self._host, None
-        if host is not None:
+        if host is not None and self._deciding:  # closed from another thread mid-decision
+            host.kill()
+        elif host is not None:
             try:
                 host.end_game()
                 _release(self._key, host)

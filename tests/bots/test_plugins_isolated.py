@@ -291,3 +291,36 @@ def test_the_processes_kept_for_later_games_are_few(monkeypatch: pytest.MonkeyPa
     assert all(h.proc.poll() is None for h in kept)
     players_module.shutdown()
     assert not players_module._LIVE and all(h.proc.poll() is not None for h in kept)
+
+
+def test_closing_a_player_while_it_thinks_ends_its_process(tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    import threading
+
+    from nil_tui.bots import players as players_module
+
+    out = tmp_path / "pids.txt"
+    monkeypatch.setenv("NIL_TUI_HANGER_OUT", str(out))
+    player = open_player("nil_hostile:Hanger", 1, time_cap=None)  # would wait for ever
+    game = Game(deals_planned=1, seed=4)
+    view = game.deal.view(game.deal.to_move or 0)
+
+    def close_when_it_thinks() -> None:
+        while not out.exists():
+            time.sleep(0.01)
+        player.close()
+
+    closer = threading.Thread(target=close_when_it_thinks)
+    closer.start()
+    choice = player.decide(view)
+    closer.join()
+    assert choice.card == fallback_card(view) and choice.incident is not None
+    hung = int(out.read_text().split()[0])
+    for _ in range(200):
+        if not _alive(hung):
+            break
+        time.sleep(0.05)
+    assert not _alive(hung)
+    assert not any(hosts for key, hosts in players_module._IDLE.items()
+                   if key[0] == "nil_hostile:Hanger")  # not kept for another game
