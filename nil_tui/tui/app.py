@@ -18,6 +18,7 @@ from textual.widgets import Static
 from ..driver import SUBSTITUTE, short_text
 from ..engine import SEAT_NAMES
 from ..options import PlayOptions, options_from_dict
+from .messages import GameKept
 from .screens.dialogs import MIN_HEIGHT, MIN_WIDTH, ConfirmQuit, TooSmall
 from .words import BOT_SEATS
 
@@ -81,6 +82,7 @@ class NilApp(App[int]):
         self._store = store
         self.overrides = overrides
         self.save_problem: str | None = None  # why the game in progress is not saved, if so
+        self._unkept: tuple[Game, PlayOptions] | None = None  # a finished game not yet kept
         self.driver: GameDriver | None = None  # the game in progress, when there is one
         self._too_small: TooSmall | None = None
 
@@ -101,14 +103,14 @@ class NilApp(App[int]):
         try:
             return call()
         except Exception as exc:  # noqa: BLE001 - the store must never stop the game
-            self._note_problem(f"could not {what} ({type(exc).__name__}: {exc})")
+            self._note_problem(f"nil-tui could not {what} ({short_text(exc)}); your game goes "
+                               "on and saving is tried again.")
             return failed
 
     def _note_problem(self, problem: str | None) -> None:
         """Remember whether the game is saved; say so once when it stops being saved."""
         if problem and problem != self.save_problem:
-            self.notify(f"Not saved: {escape(problem)} nil-tui keeps trying.",
-                        severity="warning", timeout=8)
+            self.notify(escape(problem), title="Not saved", severity="warning", timeout=8)
         elif self.save_problem and not problem:
             self.notify("Saved again: your game is safe.", timeout=4)
         self.save_problem = problem
@@ -133,18 +135,35 @@ class NilApp(App[int]):
             self.save_game(self.driver.game)
 
     def retry_saving(self) -> None:
-        """Try again what could not be written (a locked or full store); the table calls it."""
-        if self.save_problem:
-            ok = self._guarded("save the game", self.store.retry_pending, False)
-            self._after_write(ok)
+        """Try again what could not be written (a locked or full store), every second while
+        the app runs; a finished game that could not be kept is kept once it can be."""
+        if not self.save_problem:
+            return
+        ok = self._guarded("save the game", self.store.retry_pending, False)
+        self._after_write(ok)
+        unkept, self._unkept = self._unkept, None
+        if ok and unkept is not None:
+            path = self.finish_game(*unkept)
+            if path is not None:
+                self.post_message(GameKept(path))
 
     def finish_game(self, game: Game, options: PlayOptions) -> Path | None:
-        """Keep a finished game in history; where its record file went, or None."""
+        """Keep a finished game in history; where its record file went, or None (it is kept
+        as soon as the store can be written: :class:`GameKept` says where)."""
         path = self._guarded("keep the finished game",
                              lambda: self.store.finish_game(game.to_record(),
                                                             self._options_dict(options)), None)
         self._after_write(path is not None)
+        self._unkept = None if path is not None else (game, options)
         return Path(path) if path else None
+
+    def on_game_kept(self, message: GameKept) -> None:
+        """Tell the game-over screen where the record went, once it could be written."""
+        from .screens.gameover import GameOverScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, GameOverScreen):
+                screen.kept(message.path)
 
     @staticmethod
     def _options_dict(options: PlayOptions) -> dict[str, Any]:
@@ -165,6 +184,7 @@ class NilApp(App[int]):
 
     # --- start-up -------------------------------------------------------------------------
     def on_mount(self) -> None:
+        self.set_interval(1.0, self.retry_saving)
         self._install_signals()
         if self.options.theme and self.options.theme in self.available_themes:
             self.theme = self.options.theme

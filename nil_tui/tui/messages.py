@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from textual.message import Message
 
 from ..driver import Decision
@@ -23,3 +25,11 @@ class HintReady(Message):
         self.turn = turn
         self.card = card
         self.reason = reason
+
+
+class GameKept(Message):
+    """A finished game that could not be kept at first is now in history, its record here."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__()
+        self.path = path

@@ -241,3 +241,41 @@ async def test_a_theme_name_is_shown_as_text_not_markup(quick_options: PlayOptio
         await settle(app, pilot)
         messages = " ".join(str(n.message) for n in app._notifications)
         assert "No theme called" in messages and "[/]" in messages
+
+
+async def test_a_finished_game_that_could_not_be_kept_is_kept_once_the_store_can_be_written(
+        quick_options: PlayOptions, monkeypatch: pytest.MonkeyPatch) -> None:
+    from dataclasses import replace
+
+    from nil_tui.tui.screens.gameover import GameOverScreen
+
+    real_finish = Store.finish_game
+    broken = {"on": True}
+
+    def finish(self: Store, record: dict[str, object], options: dict[str, object]
+               ) -> Path | None:
+        return None if broken["on"] else real_finish(self, record, options)
+
+    monkeypatch.setattr(Store, "finish_game", finish)
+    monkeypatch.setattr(Store, "problem", property(
+        lambda self: "the disk is full." if broken["on"] else None))
+    monkeypatch.setattr(Store, "retry_pending", lambda self: not broken["on"])
+    app = NilApp("play", options=replace(quick_options, deals=1))
+    async with app.run_test(size=(100, 32)) as pilot:
+        for _ in range(40):
+            await settle(app, pilot)
+            if isinstance(app.screen, GameOverScreen):
+                break
+            await pilot.press("enter")
+        over = app.screen
+        assert isinstance(over, GameOverScreen)
+        assert over.path is None
+        assert "not saved yet" in str(over.query_one("#gameover-path").render())
+        broken["on"] = False
+        for _ in range(100):  # the app retries every second
+            await pilot.pause(0.1)
+            if over.path is not None:
+                break
+        assert over.path is not None and over.path.exists()
+        assert "Record saved" in str(over.query_one("#gameover-path").render())
+        assert app.save_problem is None

@@ -38,7 +38,7 @@ class ConfirmQuit(ModalScreen[bool]):
             else:
                 yield Static(Text.assemble(
                     ("Your game is NOT saved: ", "bold yellow"), self.problem,
-                    "\nQuitting now loses the plays made since it was last saved."))
+                    "\nIf you quit now, nil-tui resume may not find your latest plays."))
             yield Static(Text("y: quit      n / Esc / Enter: keep playing", style="dim"))
 
     def action_answer(self, answer: bool) -> None:

@@ -155,6 +155,11 @@ class GameOverScreen(NilScreen):
         return Text.assemble(("⚠ This game is not saved yet: ", "bold yellow"), why,
                              (" nil-tui keeps trying while it runs.", "dim"))
 
+    def kept(self, path: Path) -> None:
+        """The record could be written after all: say where."""
+        self.path = path
+        self.query_one("#gameover-path", Static).update(self._where())
+
     def action_again(self) -> None:
         from dataclasses import replace
 

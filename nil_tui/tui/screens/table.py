@@ -179,9 +179,8 @@ class TableScreen(NilScreen):
 
     def _show_save_state(self) -> None:
         """Keep the "not saved" mark true while the app retries in the background."""
-        if self.nil_app.save_problem is None and not self._marked_unsaved:
+        if bool(self.nil_app.save_problem) == self._marked_unsaved:
             return
-        self.nil_app.retry_saving()
         game = self.game
         self._show_south(len(game.deal.hand(0)), game.deal.taken[0])
 
