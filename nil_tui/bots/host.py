@@ -2,7 +2,7 @@
 
 It imports the engine and the plugin, nothing of the game. For every game the game asks
 for ("new"), a fresh process is forked from this one to build the bot and answer its
-decisions, and it ends with the game, so nothing a bot learns outlives its game. Without
+decisions, and it ends with the game, so nothing a bot keeps in memory outlives its game. Without
 ``os.fork`` the host serves one game and exits.
 
 The messages (see :mod:`nil_tui.bots.protocol`) travel on the host's standard input and on a
