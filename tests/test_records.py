@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import copy
 import json
+import random
+import sys
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from nil_tui.engine import Card, Game, RecordError
 
@@ -272,3 +276,116 @@ def test_record_without_cut_from_a_fixed_dealer(random_game: Callable[..., Game]
     assert record["cut"] is None and record["deals"][0]["dealer"] == 2
     back = Game.from_record(record)
     assert back.deal.dealer == 2 and back.cut is None
+
+
+# --- any JSON at all: a RecordError or a game, never another exception -------------------------
+JSON_LEAVES = (st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=6)
+               | st.sampled_from([0, 1, 3, 4, -1, "QS", "10H", "nil-tui-record"])
+               | st.sampled_from([400, -5000]).map(lambda e: 10**e if e > 0 else -(10**-e)))
+JSON = st.recursive(JSON_LEAVES, lambda inner: st.lists(inner, max_size=5)
+                    | st.dictionaries(st.text(max_size=8), inner, max_size=5), max_leaves=25)
+ANY_JSON = settings(derandomize=True, database=None, deadline=None, max_examples=300,
+                    suppress_health_check=[HealthCheck.too_slow])
+
+
+def read_or_reject(value: object) -> Game | None:
+    """from_record's answer: a Game, or None for a RecordError with a short message."""
+    try:
+        return Game.from_record(value)  # type: ignore[arg-type]
+    except RecordError as exc:
+        assert len(str(exc)) < 400, str(exc)[:400]
+        return None
+
+
+def valid_records() -> list[dict[str, Any]]:
+    """A finished game with losers, and two in progress with a partial trick, as JSON."""
+    out = []
+    for seed, stop in ((42, None), (42, 30), (43, 45)):
+        rng = random.Random(seed)
+        game = Game(deals_planned=2, seed=seed)
+        played = 0
+        while not game.is_over and (stop is None or played < stop):
+            if game.deal.is_over:
+                game.next_deal()
+            game.play(rng.choice(game.deal.legal_moves()))
+            played += 1
+        out.append(through_json(game.to_record()))
+    assert out[0]["losers"] and not out[1]["finished"] and not out[2]["finished"]
+    return out
+
+
+RECORDS = valid_records()
+
+
+@ANY_JSON
+@given(value=JSON)
+def test_any_json_value_is_read_or_rejected_with_a_record_error(value: object) -> None:
+    read_or_reject(value)
+    read_or_reject({**RECORDS[0], "deals": value})
+    read_or_reject({"format": "nil-tui-record", "version": 1, "deals_planned": 2,
+                    "players": value, "finished": value})
+
+
+@ANY_JSON
+@given(data=st.data(), which=st.integers(0, len(RECORDS) - 1), value=JSON,
+       delete=st.booleans())
+def test_a_record_with_any_field_replaced_is_read_or_rejected(
+        data: st.DataObject, which: int, value: object, delete: bool) -> None:
+    """Replace (or delete) one field anywhere in a valid record, at any depth."""
+    record = copy.deepcopy(RECORDS[which])
+    parent: Any = record
+    key: Any = data.draw(st.sampled_from(sorted(record)))
+    while isinstance(parent[key], (dict, list)) and parent[key] and data.draw(
+            st.integers(0, 9)) > 0:
+        parent = parent[key]
+        key = data.draw(st.sampled_from(sorted(parent) if isinstance(parent, dict)
+                                        else range(len(parent))))
+    if delete and isinstance(parent, dict):
+        del parent[key]
+    else:
+        parent[key] = value
+    read_or_reject(record)
+
+
+def nested(depth: int) -> list[Any]:
+    value: list[Any] = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize("path", [
+    ("format",), ("version",), ("deals_planned",), ("rules", "deals_planned"), ("seed",),
+    ("players",),
+    ("players", 0), ("finished",), ("cut",), ("cut", "draws"), ("cut", "draws", 0, 1),
+    ("cut", "dealer"), ("deals",), ("deals", 0), ("deals", 0, "dealer"), ("deals", 0, "hands"),
+    ("deals", 0, "hands", 2, 5), ("deals", 0, "tricks", 1), ("deals", 0, "tricks", 1, "leader"),
+    ("deals", 0, "tricks", 1, "cards", 2), ("deals", 0, "tricks", 1, "winner"),
+    ("deals", 1, "taken"), ("deals", 1, "points"), ("deals", 1, "points", 3), ("totals",),
+    ("totals", 0), ("losers",), ("losers", 0), ("incidents",),
+])
+@pytest.mark.parametrize("value", ["deep", "huge", "huge negative"])
+def test_deep_nesting_and_huge_numbers_give_a_record_error(path: tuple[Any, ...],
+                                                           value: str) -> None:
+    """Values json.loads may refuse, but a caller could still pass: a list nested far deeper
+    than the recursion limit, and integers too long to write out."""
+    record = copy.deepcopy(RECORDS[0])
+    parent: Any = record
+    for key in path[:-1]:
+        parent = parent[key]
+    parent[path[-1]] = {"deep": nested(sys.getrecursionlimit() * 3), "huge": 10**5000,
+                        "huge negative": -(10**5000)}[value]
+    with pytest.raises(RecordError) as info:
+        Game.from_record(record)
+    assert len(str(info.value)) < 400
+    assert info.value.where.startswith(path[0])
+
+
+def test_a_gigantic_seed_is_rejected_not_kept() -> None:
+    """A seed must be written out again (records, the next deal's shuffle)."""
+    record = copy.deepcopy(RECORDS[1])
+    record["seed"] = 10**5000
+    with pytest.raises(RecordError, match="seed"):
+        Game.from_record(record)
+    record["seed"] = 2**200
+    assert Game.from_record(record).seed == 2**200

@@ -89,13 +89,15 @@ class _ShortRepr(reprlib.Repr):
 
 
 _SHORT = _ShortRepr()
+_SHORT.maxlevel = 3
 _SHORT.maxstring = 40
 _SHORT.maxother = 40
 
 
 def _show(value: Any) -> str:
-    """A short, safe ``repr`` of a value read from a record."""
-    return _SHORT.repr(value)
+    """A short, safe ``repr`` of a value read from a record (at most 80 characters)."""
+    text = _SHORT.repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _is_int(x: Any) -> bool:
@@ -138,6 +140,12 @@ def _four_ints(value: Any, where: str) -> tuple[int, int, int, int]:
     return (items[0], items[1], items[2], items[3])
 
 
+# A seed is written out again (in records, and in the text each deal's shuffle is seeded
+# from), so it must be a number Python will print.
+_SEED_DIGITS = 300
+_SEED_LIMIT = 10**_SEED_DIGITS
+
+
 class _Header(NamedTuple):
     planned: int
     seed: int | None
@@ -177,8 +185,9 @@ def _read_header(record: Any) -> _Header:
     record = _read_format(record)
     planned = _read_planned(record)
     seed = record.get("seed")
-    if seed is not None and not _is_int(seed):
-        raise RecordError("seed", f"expected a whole number or null, got {_show(seed)}")
+    if seed is not None and not (_is_int(seed) and -_SEED_LIMIT < seed < _SEED_LIMIT):
+        raise RecordError("seed", f"expected a whole number of at most {_SEED_DIGITS} digits "
+                          f"or null, got {_show(seed)}")
     players = _list(record.get("players"), "players", 4)
     for s, p in enumerate(players):
         if not isinstance(p, dict) or not isinstance(p.get("name"), str):
