@@ -8,6 +8,7 @@ import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from tui_helpers import settle, table
@@ -40,6 +41,18 @@ def saved_record(home: Path) -> dict[str, object] | None:
     return None if saved is None else plays(saved[0])
 
 
+ANOTHER_GAME = PlayOptions(deals=1, bots=("easy",) * 3, seed=99, speed="instant")
+
+
+async def asked_to_replace(app: NilApp, pilot: Any) -> None:
+    """The app asks before a new game replaces the saved one."""
+    for _ in range(20):
+        await pilot.pause()
+        if isinstance(app.screen, ReplaceSaved):
+            return
+    raise AssertionError(f"no question, the screen is {app.screen!r}")
+
+
 def plays(record: dict[str, object]) -> dict[str, object]:
     """A record without its time stamp."""
     return {k: v for k, v in record.items() if k != "created"}
@@ -48,12 +61,9 @@ def plays(record: dict[str, object]) -> dict[str, object]:
 async def test_starting_a_new_game_asks_before_replacing_the_saved_one(
         nil_home: Path, quick_options: PlayOptions) -> None:
     first = await play_a_few_cards(quick_options)
-    app = NilApp("play", options=PlayOptions(deals=1, bots=("easy",) * 3, seed=99,
-                                             speed="instant"))
+    app = NilApp("play", options=ANOTHER_GAME)
     async with app.run_test(size=(100, 32)) as pilot:
-        await pilot.pause()
-        await pilot.pause()
-        assert isinstance(app.screen, ReplaceSaved)
+        await asked_to_replace(app, pilot)
         await pilot.press("escape")  # cancel: the saved game is untouched
         await pilot.pause()
         assert isinstance(app.screen, SetupScreen)
@@ -63,12 +73,9 @@ async def test_starting_a_new_game_asks_before_replacing_the_saved_one(
 async def test_start_new_keeps_the_unfinished_game_in_history_and_it_can_be_resumed(
         nil_home: Path, quick_options: PlayOptions) -> None:
     first = await play_a_few_cards(quick_options)
-    app = NilApp("play", options=PlayOptions(deals=1, bots=("easy",) * 3, seed=99,
-                                             speed="instant"))
+    app = NilApp("play", options=ANOTHER_GAME)
     async with app.run_test(size=(100, 32)) as pilot:
-        await pilot.pause()
-        await pilot.pause()
-        assert isinstance(app.screen, ReplaceSaved)
+        await asked_to_replace(app, pilot)
         await pilot.click("#answer-new")
         await settle(app, pilot)
         assert table(app).game.seed == 99
@@ -97,11 +104,9 @@ async def test_start_new_keeps_the_unfinished_game_in_history_and_it_can_be_resu
 async def test_resume_offered_by_the_question_continues_the_saved_game(
         quick_options: PlayOptions) -> None:
     first = await play_a_few_cards(quick_options)
-    app = NilApp("play", options=PlayOptions(deals=1, bots=("easy",) * 3, seed=99,
-                                             speed="instant"))
+    app = NilApp("play", options=ANOTHER_GAME)
     async with app.run_test(size=(100, 32)) as pilot:
-        await pilot.pause()
-        await pilot.pause()
+        await asked_to_replace(app, pilot)
         await pilot.click("#answer-resume")
         await settle(app, pilot)
         assert table(app).game.to_record()["deals"] == first["deals"]
