@@ -350,3 +350,29 @@ async def test_t_shows_the_last_trick_until_a_key(quick_options: PlayOptions) ->
         await pilot.press("right")  # any key goes back; nothing is played
         assert not screen.query_one(TrickView).info.caption.startswith("Last trick")
         assert screen.game.to_record()["deals"] == before
+
+
+async def test_a_spying_plugin_in_the_full_screen_game_finds_nothing(
+        quick_options: PlayOptions, monkeypatch: Any, tmp_path: Any) -> None:
+    """The plugin that walks gc, frames and globals for the deal, the game or a hidden card
+    finds nothing while the app plays: it runs in a process of its own."""
+    import json
+    import os
+    from pathlib import Path
+
+    plugins = Path(__file__).resolve().parent.parent / "plugins"
+    out = tmp_path / "spy.jsonl"
+    monkeypatch.setenv("PYTHONPATH", str(plugins))
+    monkeypatch.syspath_prepend(str(plugins))
+    monkeypatch.setenv("NIL_TUI_SPY_OUT", str(out))
+    options = replace(quick_options, deals=1, bots=("nil_spy:Spy", "easy", "nil_spy:Spy"))
+    app = NilApp("play", options=options)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for_table(app, pilot)
+        for _ in range(6):
+            await pilot.press("enter")
+            await settle(app, pilot)
+    looks = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(looks) >= 6 and {d["seat"] for d in looks} == {1, 3}
+    assert [d["findings"] for d in looks if d["findings"]] == []
+    assert os.getpid() not in {d["pid"] for d in looks}
