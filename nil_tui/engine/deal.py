@@ -89,14 +89,22 @@ def legal_mask_of(hand: int, led: int | None) -> int:
 def trick_winner(leader: int, cards: Sequence[Card]) -> int:
     """Seat that wins the trick (or is winning it so far): the highest card of the led suit."""
     # A card's index is suit * 13 + rank - 2: the led suit's cards are the indexes from the
-    # suit's 2 up to (not including) ``end``, and a higher rank is a higher index.
+    # suit's 2 up to (not including) ``end``, and a higher rank is a higher index. Written out
+    # for the (at most) four cards of a trick: every completed trick of a playout comes here.
     top = _INDEX[cards[0]]
     end = top - top % 13 + 13
     best = 0
-    for k in range(1, len(cards)):
-        i = _INDEX[cards[k]]
+    n = len(cards)
+    if n > 1:
+        i = _INDEX[cards[1]]
         if top < i < end:
-            best, top = k, i
+            best, top = 1, i
+        if n > 2:
+            i = _INDEX[cards[2]]
+            if top < i < end:
+                best, top = 2, i
+            if n > 3 and top < _INDEX[cards[3]] < end:
+                best = 3
     return (leader + best) & 3
 
 
@@ -146,6 +154,7 @@ class NothingToUndo(ValueError):
 
 
 _DEFAULT_CONTEXT = (1, 1, (0, 0, 0, 0))
+_UNKNOWN = -1  # the legal cards of a deal not worked out yet (see Deal.legal_mask)
 _new_deal = object.__new__
 
 
@@ -162,7 +171,7 @@ class Deal:
             raise ValueError(f"dealer must be a seat 0..3, not {dealer!r}")
         first = (dealer + 1) & 3
         self._assign(dealer, (hands[0], hands[1], hands[2], hands[3]), list(hands), first, [],
-                     [], [0, 0, 0, 0], 0, first, legal_mask_of(hands[first], None), False,
+                     [], [0, 0, 0, 0], 0, first, _UNKNOWN, False,
                      False, _DEFAULT_CONTEXT)
 
     def _assign(self, dealer: int, dealt: tuple[int, int, int, int], hands: list[int],
@@ -170,8 +179,8 @@ class Deal:
                 played: int, to_move: int | None, legal: int, is_over: bool, early: bool,
                 context: tuple[int, int, tuple[int, int, int, int]]) -> Deal:
         """Set every field (the lists are owned by this deal from now on). ``legal`` is the
-        mask of the cards ``to_move`` may play (0 once the deal is over), kept up to date by
-        every change so that asking for it costs nothing."""
+        mask of the cards ``to_move`` may play once :meth:`legal_mask` has worked it out, and
+        ``_UNKNOWN`` until then (a play or an undo forgets it)."""
         self.dealer: int = dealer
         self.dealt: tuple[int, int, int, int] = dealt
         self._hands: list[int] = hands
@@ -243,11 +252,9 @@ class Deal:
         done = list(tricks)
         is_over, early = _end_of(taken, len(done))
         to_move = None if is_over else (leader + len(trick)) & 3
-        legal = 0 if to_move is None else legal_mask_of(
-            hands[to_move], trick[0] // 13 if trick else None)
         return _new_deal(cls)._assign(
             dealer, (dealt[0], dealt[1], dealt[2], dealt[3]), list(hands), leader, list(trick),
-            done, taken, played, to_move, legal, is_over, early, _DEFAULT_CONTEXT)
+            done, taken, played, to_move, _UNKNOWN, is_over, early, _DEFAULT_CONTEXT)
 
     def copy(self) -> Deal:
         """An independent copy (the context, a tuple, is shared)."""
@@ -328,11 +335,25 @@ class Deal:
     def legal_mask(self) -> int:
         """Bitmask of the cards the seat to move may play (0 once the deal is over): see
         :func:`legal_mask_of`."""
-        return self._legal
+        legal = self._legal
+        if legal == _UNKNOWN:
+            seat = self.to_move
+            trick = self._trick
+            legal = self._legal = 0 if seat is None else legal_mask_of(
+                self._hands[seat], trick[0] // 13 if trick else None)
+        return legal
 
     def legal_moves(self) -> list[Card]:
         """The cards the seat to move may play, sorted (empty once the deal is over)."""
-        return cards_of(self._legal)
+        legal = self._legal
+        if legal == _UNKNOWN:  # legal_mask(), inlined: playouts ask this for every card
+            seat = self.to_move
+            if seat is None:
+                return []
+            trick = self._trick
+            legal = self._legal = legal_mask_of(self._hands[seat],
+                                                trick[0] // 13 if trick else None)
+        return cards_of(legal)
 
     def why_illegal(self, card: Card | str) -> IllegalPlay | None:
         """The reason a card may not be played now, or None when it may."""
@@ -363,7 +384,10 @@ class Deal:
         Raises IllegalPlay (a ValueError) and changes nothing when the card may not be played.
         """
         c = _CANON.get(card) if type(card) is Card else _parsed(card)
-        if c is None or not self._legal & _BITS[c]:
+        legal = self._legal
+        if legal == _UNKNOWN:
+            legal = self.legal_mask()
+        if c is None or not legal & _BITS[c]:
             raise self.why_illegal(card) or IllegalPlay(card, "not allowed")
         seat: int = self.to_move  # type: ignore[assignment]  # a legal card: the deal is on
         bit = _BITS[c]
@@ -375,7 +399,7 @@ class Deal:
         if len(trick) < 4:
             seat = (seat + 1) & 3
             self.to_move = seat
-            self._legal = legal_mask_of(hands[seat], trick[0] // 13)
+            self._legal = _UNKNOWN
             return None
         leader = self._leader
         winner = trick_winner(leader, trick)
@@ -388,12 +412,8 @@ class Deal:
         self._leader = winner
         over, self._early = _end_of(taken, len(tricks))
         self.is_over = over
-        if over:
-            self.to_move = None
-            self._legal = 0
-        else:
-            self.to_move = winner
-            self._legal = legal_mask_of(hands[winner], None)
+        self.to_move = None if over else winner
+        self._legal = _UNKNOWN
         return done
 
     def undo(self) -> Card:
@@ -413,16 +433,15 @@ class Deal:
             self._taken[done.winner] -= 1
             cards = done.cards
             card = cards[3]
-            trick = self._trick = [cards[0], cards[1], cards[2]]
+            self._trick = [cards[0], cards[1], cards[2]]
             self._leader = done.leader
             seat = (done.leader + 3) & 3
             self.is_over = self._early = False
         bit = _BITS[card]
-        hand = self._hands[seat] | bit
-        self._hands[seat] = hand
+        self._hands[seat] |= bit
         self._played ^= bit
         self.to_move = seat
-        self._legal = legal_mask_of(hand, trick[0] // 13 if trick else None)
+        self._legal = _UNKNOWN
         return card
 
     # --- views --------------------------------------------------------------------------
