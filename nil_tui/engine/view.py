@@ -77,5 +77,9 @@ class PlayerView:
         """Per seat, the suits it has shown it no longer holds (failed to follow)."""
         return voids_of(self.voids_mask)
 
+    def suit_cards(self, suit: int) -> tuple[Card, ...]:
+        """This seat's cards of one suit, ascending (README lists it for bot authors)."""
+        return tuple(c for c in self.hand if c.suit == suit)
+
 
 __all__ = ["DECK", "SUIT_MASKS", "PlayerView"]

@@ -146,3 +146,11 @@ def test_shown_voids_are_the_suits_a_seat_did_not_follow(seed: int) -> None:
             for suit in expected[s]:  # a shown void is true
                 assert not any(c.suit == suit for c in deal.hands[s])
         deal.play(rng.choice(deal.legal_moves()))
+
+
+def test_suit_cards_are_this_seats_cards_of_one_suit() -> None:
+    deal = Deal.new(0, random.Random(8))
+    view = deal.view(2)
+    for suit in range(4):
+        assert view.suit_cards(suit) == tuple(c for c in deal.hand(2) if c.suit == suit)
+    assert sum(len(view.suit_cards(s)) for s in range(4)) == 13
