@@ -5,7 +5,12 @@ Each program runs in a pseudo-terminal (100x32); the clock stops when the text i
 reaches the terminal. Runs alternate so that machine noise hits both alike. Target: median
 ratio at most 1.3.
 
-    python benchmarks/startup.py [--runs 10]
+Both programs load compiled modules, as an installed nil-tui does (pip compiles them): the
+bytecode goes to a temporary folder, whatever PYTHONDONTWRITEBYTECODE says, and the warm-up
+run fills it. ``--source`` compiles nil-tui's modules from source on every run instead (as an
+editable install does with PYTHONDONTWRITEBYTECODE set: about 100 ms more).
+
+    python benchmarks/startup.py [--runs 10] [--source]
 """
 
 from __future__ import annotations
@@ -13,8 +18,8 @@ from __future__ import annotations
 import argparse
 import fcntl
 import os
-import re
 import pty
+import re
 import select
 import signal
 import statistics
@@ -75,8 +80,13 @@ def first_frame(argv: list[str], marker: bytes, env: dict[str, str],
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10, help="runs of each program")
+    parser.add_argument("--source", action="store_true",
+                        help="leave PYTHONDONTWRITEBYTECODE as it is (no compiled modules)")
     args = parser.parse_args()
     env = dict(os.environ, TERM="xterm-256color", COLUMNS="100", LINES="32")
+    if not args.source:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = tempfile.mkdtemp(prefix="nil-tui-bench-bytecode-")
     nil = [sys.executable, "-m", "nil_tui", "play", "--seed", "1"]
     bare = [sys.executable, "-c", BARE_APP]
     # Warm the file cache for both before timing.

@@ -47,6 +47,16 @@ def describe_saved(record: dict[str, Any]) -> str:
     return f"deal {number} of {planned}" + (f", started {created}" if created else "")
 
 
+def first_run() -> bool:
+    """No data file yet: nothing has been kept, so there is nothing to read."""
+    from ..store import DB_NAME, default_home
+
+    try:
+        return not (default_home() / DB_NAME).exists()
+    except Exception:  # noqa: BLE001 - when in doubt, open the store and read it
+        return False
+
+
 def open_store() -> Store:
     """The player's store, or one in memory when it cannot be opened at all."""
     from ..store import Store
@@ -85,6 +95,10 @@ class NilApp(App[int]):
         self._unkept: tuple[Game, PlayOptions] | None = None  # a finished game not yet kept
         self.driver: GameDriver | None = None  # the game in progress, when there is one
         self._too_small: TooSmall | None = None
+        # A first run (no data file yet): the store is created right after the table's first
+        # frame, and the settings of the game are kept then.
+        self._store_later = False
+        self._settings_later: PlayOptions | None = None
 
     def compose(self) -> ComposeResult:
         """The default screen: the first frame of ``nil-tui play`` while the table is built."""
@@ -178,8 +192,8 @@ class NilApp(App[int]):
         self._guarded("keep the settings", lambda: self.store.save_settings(settings), False)
 
     def load_options(self) -> PlayOptions:
-        settings: dict[str, Any] = self._guarded("read the settings", self.store.load_settings,
-                                                 {})
+        settings: dict[str, Any] = {} if self._store_later else self._guarded(
+            "read the settings", self.store.load_settings, {})
         return options_from_dict(settings or {}, self.options)
 
     # --- start-up -------------------------------------------------------------------------
@@ -189,20 +203,20 @@ class NilApp(App[int]):
         if self.options.theme and self.options.theme in self.available_themes:
             self.theme = self.options.theme
         if self.start == "play":
-            # Draw a first frame at once; open the store and build the table (engine, bots
-            # registry, widgets) right after it.
-            self.call_after_refresh(self._begin)
+            # The table is the first screen drawn. Pushed from here it would be drawn once
+            # for nothing (Textual shows no frame while the app mounts), so it is built just
+            # after.
+            self.call_later(self._begin)
         else:
             self._begin()
 
     def _begin(self) -> None:
-        if self.start not in ("replay",):
-            store = self.store
-            for warning in store.warnings:
-                self.notify(escape(warning), severity="warning", timeout=10)
-            if store.is_secondary:
-                self.notify("Another nil-tui is already playing: this one keeps its game "
-                            "in a separate slot.", timeout=8)
+        if self.start == "play" and self._store is None and first_run():
+            # Nothing is kept yet, so there are no settings and no saved game to read: the
+            # table comes first, and the store is created right after its first frame.
+            self._store_later = True
+        elif self.start not in ("replay",):
+            self._announce_store()
         if self.start == "play":
             if self.overrides is not None:
                 from dataclasses import replace
@@ -223,6 +237,25 @@ class NilApp(App[int]):
         else:
             self.open_setup()
         self._check_size()
+
+    def _announce_store(self) -> None:
+        """Open the store and say what it found: damage, a lock, another nil-tui playing."""
+        store = self.store
+        for warning in store.warnings:
+            self.notify(escape(warning), severity="warning", timeout=10)
+        if store.is_secondary:
+            self.notify("Another nil-tui is already playing: this one keeps its game in a "
+                        "separate slot.", timeout=8)
+
+    def table_shown(self) -> None:
+        """The table has drawn its first frame: create the store of a first run (and say
+        what it found), and keep the settings of the game that started."""
+        if self._store_later:
+            self._store_later = False
+            self._announce_store()
+        options, self._settings_later = self._settings_later, None
+        if options is not None:
+            self.save_settings(options)
 
     def _install_signals(self) -> None:
         """SIGHUP, SIGTERM and a lost terminal save the game and end the app."""
@@ -249,7 +282,7 @@ class NilApp(App[int]):
         """A new game with these options. An unfinished saved game is never replaced
         silently: the player chooses to resume it, keep it in history and start anew, or
         cancel."""
-        if not replace_saved:
+        if not replace_saved and not self._store_later:  # a first run has no saved game
             saved = self._guarded("read the saved game", self.store.load_current, None)
             if saved is not None:
                 from .screens.dialogs import ReplaceSaved
@@ -260,7 +293,12 @@ class NilApp(App[int]):
         from ..engine import Game
 
         self.options = options
-        self.save_settings(options)  # from setup or the command line: the last settings used
+        # From setup or the command line: the last settings used (on a first run, kept once
+        # the table is drawn and the store created).
+        if self._store_later:
+            self._settings_later = options
+        else:
+            self.save_settings(options)
         players = [{"name": "South", "kind": "human"}] + [
             {"name": SEAT_NAMES[seat], "kind": "bot", "bot": spec}
             for seat, spec in zip(BOT_SEATS, options.bots)]

@@ -89,6 +89,7 @@ class TableScreen(NilScreen):
         self._cursor_turn = -1  # the turn the cursor was last placed for
         self._over = False  # the game-over screen is on its way
         self._marked_unsaved = False  # the south line shows "not saved"
+        self._start_saved = False  # the deal this table starts with has been saved
 
     # --- layout ---------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -119,11 +120,25 @@ class TableScreen(NilScreen):
         self._log_deal_start()
         for note in self._notes:
             self._log_event(note)
-        if not game.deal.tricks and not game.deal.trick:
-            self.driver.save()  # a deal starts
         self.refresh_view()
         self.set_interval(1.0, self._show_save_state)
-        self.call_after_refresh(self.advance)
+        self.call_after_refresh(self._shown)
+
+    def _shown(self) -> None:
+        """Right after the table's first frame: the writes that could wait for it (a first
+        run's store, the settings, the deal's start), then the game goes on."""
+        self.nil_app.table_shown()
+        self._save_start()
+        self.advance()
+
+    def _save_start(self) -> None:
+        """Save a deal that starts here, once, before any card of it is played."""
+        if self._start_saved:
+            return
+        self._start_saved = True
+        deal = self.game.deal
+        if not deal.tricks and not deal.trick:
+            self.driver.save()
 
     @property
     def game(self) -> Game:
@@ -384,6 +399,7 @@ class TableScreen(NilScreen):
         driver = self.driver
         if driver.phase is not Phase.PLAYING or card is None:
             return
+        self._save_start()
         seat = driver.to_move
         if seat is not None and not driver.is_human(seat):
             self.status(Text(f"Wait: it is {SEAT_LABELS[seat]}'s turn.", style="dim"))
