@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..engine import Card, PlayerView, Trick, trick_winner
+from ..engine import Card, trick_winner
 
 FULL = (1 << 52) - 1
 SEG = 0x1FFF
@@ -149,29 +149,6 @@ def policy_index(seat: int, hand: int, legal: int, trick: Sequence[Card], leader
         return shift + _top(mine)
     # void in the led suit: discard
     return discard_index(legal, unseen)
-
-
-def view_voids(view: PlayerView) -> int:
-    """The engine's shown voids of a view (:meth:`PlayerView.voids`) as a 16-bit mask (bit
-    ``4 * seat + suit``), the form the rules of thumb take."""
-    mask = 0
-    for seat, suits in enumerate(view.voids()):
-        for suit in suits:
-            mask |= 1 << (4 * seat + suit)
-    return mask
-
-
-def trick_voids(trick: Trick) -> int:
-    """The voids a completed trick shows, as a mask like :func:`view_voids`: whoever did not
-    follow the led suit. Playouts add these up trick by trick, which is much cheaper than
-    asking a view after every trick; a test checks the sum against the engine's voids."""
-    cards = trick.cards
-    led = cards[0].suit
-    mask = 0
-    for k in (1, 2, 3):
-        if cards[k].suit != led:
-            mask |= 1 << (4 * ((trick.leader + k) & 3) + led)
-    return mask
 
 
 def edge(points: Sequence[int], seat: int) -> float:

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from dataclasses import replace
 
-from ..engine import DECK, Card, Deal, PlayerView, legal_mask_of, trick_winner
-from .heuristic import FULL, SEG, policy_index, view_voids
+from ..engine import DECK, Card, Deal, PlayerView, legal_mask_of, trick_winner, voids_mask
+from .heuristic import FULL, SEG, policy_index
 
 
 def _weighted_seat(cands: Sequence[int], need: Sequence[int], rng: random.Random) -> int:
@@ -48,7 +47,7 @@ class Knowledge:
         self.hand = hand
         self.played = view.played_mask
         self.unseen = FULL & ~self.played & ~hand
-        self.voids = view_voids(view)
+        self.voids = view.voids_mask
         self.sizes = view.hand_sizes
         self.others = [s for s in range(4) if s != self.seat]
         allowed = [0, 0, 0, 0]
@@ -210,8 +209,7 @@ class Evidence:
         taken = [0, 0, 0, 0]
         played = 0
         for n, (leader, cards) in enumerate(tricks):
-            # the voids shown before this trick was led (the engine's, on the view then)
-            voids = view_voids(replace(v, tricks=v.tricks[:n], trick=()))
+            voids = voids_mask(v.tricks[:n], (), leader)  # shown before this trick was led
             for k, c in enumerate(cards):
                 s = (leader + k) & 3
                 plays.append((s, c.index, tuple(cards[:k]), leader, tuple(taken), played,

@@ -8,7 +8,7 @@ takes every remaining trick when that turns its 0 into 3.
 from __future__ import annotations
 
 from ..engine import DECK, Card, PlayerView
-from .heuristic import policy_index, view_voids
+from .heuristic import policy_index
 
 
 def view_masks(view: PlayerView) -> tuple[int, int, int]:
@@ -31,4 +31,4 @@ class NormalBot:
     def choose(self, view: PlayerView) -> Card:
         hand, legal, played = view_masks(view)
         return DECK[policy_index(view.seat, hand, legal, view.trick, view.leader, view.taken,
-                                 played, view_voids(view))]
+                                 played, view.voids_mask)]

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from ..engine import DECK, Card, Deal, PlayerView
 from .easy import decision_rng
-from .heuristic import SEG, edge, policy_index, trick_voids
+from .heuristic import SEG, edge, policy_index
 from .knowledge import Knowledge, posterior_layouts
 
 Utility = Callable[[Sequence[int]], float]
@@ -82,9 +82,6 @@ def match_utility(view: PlayerView) -> Utility:
 
 def rollout(d: Deal, rng: random.Random | None = None, eps: float = 0.0) -> tuple[int, ...]:
     """Finish a deal with the rules of thumb for every seat; return its points."""
-    voids = 0  # shown so far, added up trick by trick
-    for t in d.tricks:
-        voids |= trick_voids(t)
     while True:
         seat = d.to_move
         if seat is None:
@@ -102,10 +99,8 @@ def rollout(d: Deal, rng: random.Random | None = None, eps: float = 0.0) -> tupl
         else:
             trick = d.trick
             i = policy_index(seat, d.hand_mask(seat), legal, trick, d.leader, d.taken,
-                             d.played_mask, 0 if trick else voids)
-        done = d.play(DECK[i])
-        if done is not None:
-            voids |= trick_voids(done)
+                             d.played_mask, 0 if trick else d.voids_mask)
+        d.play(DECK[i])
 
 
 def distinct_moves(legal: int, unseen: int) -> list[int]:
@@ -132,7 +127,8 @@ def distinct_moves(legal: int, unseen: int) -> list[int]:
 def maxn(d: Deal, seat_utils: Sequence[Utility], budget: list[int]) -> tuple[float, ...]:
     """Exact search to the end of the deal: every seat picks the card best for itself.
     Ties go to the rules-of-thumb card. ``budget`` counts nodes; it stops the search (falling
-    back to a playout) when exhausted."""
+    back to a playout) when exhausted. Every card tried is taken back (``Deal.undo``): the
+    deal is left as it was found."""
     seat = d.to_move
     if seat is None:
         p: Sequence[int] = d.points
@@ -143,23 +139,23 @@ def maxn(d: Deal, seat_utils: Sequence[Utility], budget: list[int]) -> tuple[flo
         return tuple(u(p) for u in seat_utils)
     legal = d.legal_mask()
     if legal & (legal - 1) == 0:
-        d2 = d.copy()
-        d2.play(DECK[legal.bit_length() - 1])
-        return maxn(d2, seat_utils, budget)
-    unseen = ~d.hand_mask(seat) & ~d.played_mask  # the other seats' cards, from this seat
+        d.play(DECK[legal.bit_length() - 1])
+        only = maxn(d, seat_utils, budget)
+        d.undo()
+        return only
+    hand = d.hand_mask(seat)
+    unseen = ~hand & ~d.played_mask  # the other seats' cards, from this seat
     moves = distinct_moves(legal, unseen & ((1 << 52) - 1))
     best: tuple[float, ...] | None = None
-    best_move = -1
-    pref = policy_index(seat, d.hand_mask(seat), legal, d.trick, d.leader, d.taken,
-                        d.played_mask)
+    pref = policy_index(seat, hand, legal, d.trick, d.leader, d.taken, d.played_mask)
     for i in moves:
-        d2 = d.copy()
-        d2.play(DECK[i])
-        v = maxn(d2, seat_utils, budget)
+        d.play(DECK[i])
+        v = maxn(d, seat_utils, budget)
+        d.undo()
         if best is None or v[seat] > best[seat] + 1e-9 or (
                 abs(v[seat] - best[seat]) <= 1e-9 and i == pref):
-            best, best_move = v, i
-    assert best is not None and best_move >= 0
+            best = v
+    assert best is not None
     return best
 
 

@@ -11,7 +11,7 @@ import pytest
 from nil_tui.bots import HIDDEN, LEVELS, make_bot
 from nil_tui.bots.expert import EXPERT, ExpertBot, OracleBot
 from nil_tui.bots.hard import HARD, HardBot
-from nil_tui.bots.heuristic import FULL, edge, policy_index, trick_voids, view_voids
+from nil_tui.bots.heuristic import FULL, edge, policy_index
 from nil_tui.bots.knowledge import Evidence, Knowledge, posterior_layouts
 from nil_tui.bots.search import DEFAULT_SAFETY_CAP, SearchConfig, Searcher, distinct_moves
 from nil_tui.engine import Card, Deal, PlayerView
@@ -28,9 +28,10 @@ def random_views(count: int, seed: int) -> list[tuple[PlayerView, Deal]]:
         deal = Deal.new(rng.randrange(4), rng)
         planned = rng.randint(1, 10)
         number = rng.randint(1, planned)
-        deal.context = (number, planned, tuple(rng.randint(0, 9) for _ in range(4)))
+        a, b, c, d = (rng.randint(0, 9) for _ in range(4))
+        deal.context = (number, planned, (a, b, c, d))
         stop = rng.randrange(52)
-        while not deal.is_over and len(out) < count:
+        while deal.to_move is not None and len(out) < count:
             if stop <= 0 or rng.random() < 0.15:
                 out.append((deal.view(deal.to_move), deal.copy()))
             deal.play(rng.choice(deal.legal_moves()))
@@ -136,19 +137,6 @@ def test_the_edge_is_points_minus_the_others_mean() -> None:
     assert edge((0, 1, 1, 0), 0) == pytest.approx(-2 / 3)
 
 
-def test_the_voids_playouts_add_up_are_the_engines() -> None:
-    for view, deal in random_views(300, seed=17):
-        mask = 0
-        for t in deal.tricks:
-            mask |= trick_voids(t)
-        engine = deal.view(view.seat)
-        if not engine.trick:
-            assert mask == view_voids(engine)
-        for seat, suits in enumerate(engine.voids()):
-            for suit in range(4):
-                assert bool(view_voids(engine) >> (4 * seat + suit) & 1) == (suit in suits)
-
-
 def test_different_seeds_can_choose_differently() -> None:
     views = [v for v, _ in random_views(300, seed=4) if len(v.legal) > 3]
     a = [make_bot("easy", seed=1).choose(v) for v in views]
@@ -200,7 +188,7 @@ def replayed_likelihood(view: PlayerView, hands: list[int], eps: float) -> float
             seat = (leader + k) & 3
             legal = deal.legal_mask()
             if seat != view.seat and legal & (legal - 1):
-                voids = 0 if deal.trick else view_voids(deal.view(seat))
+                voids = 0 if deal.trick else deal.voids_mask
                 guess = policy_index(seat, deal.hand_mask(seat), legal, deal.trick,
                                      deal.leader, deal.taken, deal.played_mask, voids)
                 weight *= 1 - eps if guess == c.index else eps / (legal.bit_count() - 1)
@@ -249,7 +237,7 @@ def test_inference_places_hidden_cards_better_than_chance() -> None:
     right = {"plain": 0, "posterior": 0}
     for n in range(6):
         deal = Deal.new(n & 3, rng)
-        while not deal.is_over:
+        while deal.to_move is not None:
             view = deal.view(deal.to_move)
             if len(view.tricks) >= 3:
                 know = Knowledge(view)

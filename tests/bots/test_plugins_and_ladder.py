@@ -34,7 +34,7 @@ def test_the_sample_plugin_loads_by_module_and_name(plugin_on_path: None) -> Non
     rng = random.Random(4)
     for _ in range(20):
         deal = Deal.new(rng.randrange(4), rng)
-        while not deal.is_over:
+        while deal.to_move is not None:
             view = deal.view(deal.to_move)
             card = bot.choose(view)
             assert card in view.legal
@@ -97,7 +97,7 @@ def test_advice_is_a_legal_card_with_a_reason() -> None:
             if deal.is_over:
                 break
             deal.play(rng.choice(deal.legal_moves()))
-        if deal.is_over:
+        if deal.to_move is None:
             continue
         view = deal.view(deal.to_move)
         card, reason = advise(view)
