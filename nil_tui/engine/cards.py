@@ -36,11 +36,33 @@ class Suit(IntEnum):
             return cls(SUIT_CODES.index(text))
         if len(text) == 1 and text in SUIT_SYMBOLS:
             return cls(SUIT_SYMBOLS.index(text))
-        raise InvalidCard(f"{code!r} is not a suit (expected one of C, D, H, S)")
+        raise InvalidCard(f"{shown(code)} is not a suit (expected one of C, D, H, S)")
 
 
 class InvalidCard(ValueError):
     """A card code that does not name a card."""
+
+
+_type_name = type.__dict__["__name__"].__get__
+
+
+def shown(value: object, limit: int = 24) -> str:
+    """A short description of a value that should name a card or a suit, for messages. It runs
+    none of the value's own code (a bot may hand in anything): a card is its code, text and
+    small numbers their ``repr`` (text cut to about ``limit`` characters), anything else
+    "a <type> object"."""
+    kind = type(value)
+    if kind is Card and isinstance(value, Card):
+        return _CODE_OF[value] if 0 <= value < 52 else "a card that does not exist"
+    if kind is str and isinstance(value, str):
+        text = repr(value)
+        return text if len(text) <= limit else text[:limit - 4] + "...'"
+    if kind is int and isinstance(value, int):
+        return repr(value) if value.bit_length() < 64 else "a number too large to show"
+    if kind in (bool, float, type(None)):
+        return repr(value)
+    name = _type_name(kind)
+    return f"{'an' if name[:1] in 'AEIOUaeiou' else 'a'} {name} object"
 
 
 # Per card index 0..51: its suit, rank, bit and code. A card's fields are read from these tables
@@ -117,7 +139,7 @@ class Card(int):
         card = _BY_CODE.get(code.strip().upper()) if isinstance(code, str) else None
         if card is None:
             raise InvalidCard(
-                f"{code!r} is not a card: expected a rank (2-9, T or 10, J, Q, K, A) "
+                f"{shown(code)} is not a card: expected a rank (2-9, T or 10, J, Q, K, A) "
                 "followed by a suit (C, D, H, S), e.g. QS or 10H"
             )
         return card

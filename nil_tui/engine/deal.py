@@ -10,7 +10,17 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
-from .cards import DECK, FULL_MASK, SUIT_MASKS, SUIT_SYMBOLS, Card, Suit, cards_of, mask_of
+from .cards import (
+    DECK,
+    FULL_MASK,
+    SUIT_MASKS,
+    SUIT_SYMBOLS,
+    Card,
+    Suit,
+    cards_of,
+    mask_of,
+    shown,
+)
 
 if TYPE_CHECKING:
     from .view import PlayerView
@@ -48,7 +58,8 @@ class IllegalPlay(ValueError):
         self.reason = reason
         self.seat = seat
         self.led_suit = led_suit
-        super().__init__(f"cannot play {card}: {reason}")
+        name = card[:40] if type(card) is str else shown(card)
+        super().__init__(f"cannot play {name}: {reason}")
 
 
 _DECK_ORDER = list(range(52))

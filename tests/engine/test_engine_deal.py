@@ -305,3 +305,25 @@ def test_legal_moves_are_the_cards_of_legal_mask_of() -> None:
             assert [c for c in DECK if deal.why_illegal(c) is None] == deal.legal_moves()
             deal.play(rng.choice(deal.legal_moves()))
         assert deal.legal_moves() == [] and deal.legal_mask() == 0
+
+
+class Hostile:
+    """An object whose text cannot be had."""
+
+    def __repr__(self) -> str:
+        raise RuntimeError("no repr")
+
+    __str__ = __repr__
+
+
+@pytest.mark.parametrize("thing", [Hostile(), 10**5000, "Q" * 100_000, None, 3.5, ["QS"],
+                                   int.__new__(Card, 77)],
+                         ids=["hostile", "huge", "long", "none", "float", "list", "forged"])
+def test_anything_played_that_is_not_a_card_is_refused_with_a_short_message(
+        thing: object) -> None:
+    deal = Deal.new(0, random.Random(3))
+    before = state(deal)
+    with pytest.raises(IllegalPlay) as info:
+        deal.play(thing)  # type: ignore[arg-type]
+    assert str(info.value).startswith("cannot play ") and len(str(info.value)) < 200
+    assert state(deal) == before
