@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from .cards import (
+    _SEGMENT,
     DECK,
     FULL_MASK,
     SUIT_MASKS,
@@ -364,7 +365,9 @@ class Deal:
             trick = self._trick
             legal = self._legal = legal_mask_of(self._hands[seat],
                                                 trick[0] // 13 if trick else None)
-        return cards_of(legal)
+        seg = _SEGMENT  # cards_of(legal), written out
+        return [*seg[0][legal & 0x1FFF], *seg[1][(legal >> 13) & 0x1FFF],
+                *seg[2][(legal >> 26) & 0x1FFF], *seg[3][(legal >> 39) & 0x1FFF]]
 
     def why_illegal(self, card: Card | str) -> IllegalPlay | None:
         """The reason a card may not be played now, or None when it may."""
