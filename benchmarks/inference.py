@@ -36,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     times: dict[str, list[float]] = {"plain": [], "posterior": []}
     for n in range(args.deals):
         deal = Deal.new(n & 3, rng)
-        while not deal.is_over:
+        while deal.to_move is not None:
             view = deal.view(deal.to_move)
             if len(view.tricks) >= 3 and len(view.legal) > 1:
                 know = Knowledge(view)

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from rich.markup import escape
 from textual import events, work
-from textual.app import App, ComposeResult
+from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 from ..driver import SUBSTITUTE, short_text
@@ -186,9 +186,15 @@ class NilApp(App[int]):
         return data
 
     def save_settings(self, options: PlayOptions) -> None:
+        """Keep the options of a game chosen in setup as the player's settings: setup shows
+        them next time and ``nil-tui play`` starts from them. A command line's flags apply
+        to their one game and are not kept."""
+        if not options.from_setup:
+            return
         settings = self._options_dict(options)
+        del settings["from_setup"]
         settings["seed"] = None  # a seed belongs to one game, not to the player's settings
-        settings["theme"] = self.theme
+        settings["theme"] = options.theme or self.theme
         self._guarded("keep the settings", lambda: self.store.save_settings(settings), False)
 
     def load_options(self) -> PlayOptions:
@@ -451,6 +457,15 @@ class NilApp(App[int]):
         from .screens.table import TableScreen
 
         return any(isinstance(s, TableScreen) and s.in_progress for s in self.screen_stack)
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """The command palette's commands; its Quit asks first during a game, as q does."""
+        for command in super().get_system_commands(screen):
+            if command.callback == self.action_quit:
+                command = command._replace(help="Quit nil-tui (asks first during a game; "
+                                           "the game is saved)",
+                                           callback=self.action_request_quit)
+            yield command
 
     def action_request_quit(self) -> None:
         if isinstance(self.screen, ConfirmQuit):
