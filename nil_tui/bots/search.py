@@ -75,7 +75,8 @@ def match_utility(view: PlayerView) -> Utility:
         lowest = final[seat] == low and not (final[0] == final[1] == final[2] == final[3])
         # a margin over the lowest rival is a safety cushion
         margin = min(final[s] for s in range(4) if s != seat) - final[seat]
-        return edge(points, seat) - weight * (1.0 if lowest else 0.0) + 0.1 * weight * max(-3, min(3, margin))
+        return (edge(points, seat) - weight * (1.0 if lowest else 0.0)
+                + 0.1 * weight * max(-3, min(3, margin)))
 
     return u
 
