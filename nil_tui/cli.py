@@ -73,6 +73,9 @@ class _Parser(argparse.ArgumentParser):
         write_out(message)
 
 
+SETUP_DEFAULT = "as last chosen in setup, else"  # how play's flags say their default
+
+
 def build_parser(with_simulate: bool = True) -> argparse.ArgumentParser:
     """The parser; ``with_simulate=False`` leaves out the simulator's own options (and its
     imports), for a quicker start of the other commands."""
@@ -81,23 +84,33 @@ def build_parser(with_simulate: bool = True) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"nil-tui {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    play = sub.add_parser("play", help="start a game at once, skipping setup")
+    play = sub.add_parser(
+        "play", help="start a game at once, skipping setup",
+        description="Start a game at once. What a flag leaves out comes from the last game "
+        "started in setup (or the built-in default); the flags apply to this game only, and "
+        "setup keeps its own choices.")
     play.add_argument("--deals", type=argtypes.deals, default=None, metavar="N",
-                      help="number of deals, 1-99 (default 8)")
+                      help=f"number of deals, 1-99 (default: {SETUP_DEFAULT} 8)")
     play.add_argument("--difficulty", metavar="LEVEL", default=None,
-                      help="bot level for all three seats (easy, normal, hard, expert, or a "
-                      "plugin bot)")
+                      help="bot level for all three seats: easy, normal, hard, expert, or a "
+                      f"plugin bot (default: {SETUP_DEFAULT} normal)")
     play.add_argument("--bots", metavar="W=SPEC,N=SPEC,E=SPEC", default=None,
-                      help="bot per seat, e.g. W=easy,N=hard,E=expert")
+                      help="bot per seat, e.g. W=easy,N=hard,E=expert (a seat left out "
+                      "plays at the --difficulty level, else normal)")
     play.add_argument("--seed", type=argtypes.seed, default=None,
-                      help="seed for a reproducible game")
-    play.add_argument("--speed", choices=SPEEDS, default=None, help="pause after plays")
-    play.add_argument("--ascii", action="store_true", default=None,
-                      help="draw suits as S H D C")
-    play.add_argument("--four-color", action="store_true", default=None,
-                      help="four-colour deck (clubs green, diamonds blue)")
+                      help="seed for a reproducible game (default: a random game)")
+    play.add_argument("--speed", choices=SPEEDS, default=None,
+                      help="how long bots and finished tricks pause: instant (not at all), "
+                      f"fast, normal or slow (default: {SETUP_DEFAULT} normal)")
+    play.add_argument("--ascii", action=argparse.BooleanOptionalAction, default=None,
+                      help="draw suits as S H D C, or (--no-ascii) as symbols (default: "
+                      f"{SETUP_DEFAULT} symbols)")
+    play.add_argument("--four-color", action=argparse.BooleanOptionalAction, default=None,
+                      help="four-colour deck: clubs green, diamonds blue (default: "
+                      f"{SETUP_DEFAULT} two colours)")
     play.add_argument("--theme", default=None, type=theme,
-                      help="a Textual theme name, e.g. nord, gruvbox, textual-light")
+                      help="a Textual theme name, e.g. nord, gruvbox, textual-light "
+                      f"(default: {SETUP_DEFAULT} textual-dark)")
 
     sub.add_parser("resume", help="continue the saved game")
     replay = sub.add_parser("replay", help="open a game record in the review screen")
@@ -309,8 +322,9 @@ def _run(args: argparse.Namespace) -> int:
     if command == "stats":
         return launch.stats()
     if command == "play":
-        # What the command line says; the rest comes from the last settings, which the app
-        # reads after its first frame (the store is not opened before it).
+        # What the command line says, for this game only; the rest comes from the settings
+        # last chosen in setup, which the app reads after its first frame (the store is not
+        # opened before it).
         overrides: dict[str, object] = {"seed": args.seed}
         if args.deals:
             overrides["deals"] = args.deals
@@ -319,10 +333,10 @@ def _run(args: argparse.Namespace) -> int:
                                            PlayOptions().bots)
         if args.speed:
             overrides["speed"] = args.speed
-        if args.ascii:
-            overrides["ascii"] = True
-        if args.four_color:
-            overrides["four_color"] = True
+        if args.ascii is not None:
+            overrides["ascii"] = args.ascii
+        if args.four_color is not None:
+            overrides["four_color"] = args.four_color
         if args.theme is not None:
             overrides["theme"] = args.theme
         return launch.play_command(overrides)

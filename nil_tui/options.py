@@ -21,15 +21,19 @@ class PlayOptions:
     four_color: bool = False
     theme: str | None = None
     extra: dict[str, str] = field(default_factory=dict)
+    # Chosen in the setup screen: only such a game's options become the player's settings
+    # (command-line flags apply to their one game).
+    from_setup: bool = False
 
 
 DEFAULT_LEVEL = "normal"  # the level offered when a seat's bot is not available
 
 
 def options_from_dict(data: dict[str, Any], base: PlayOptions | None = None) -> PlayOptions:
-    """PlayOptions from saved settings (unknown keys ignored, bad values replaced)."""
+    """PlayOptions from saved settings (unknown keys ignored, bad values replaced); not
+    marked as chosen in setup."""
     base = base or PlayOptions()
-    out = base
+    out = replace(base, from_setup=False)
     deals = data.get("deals")
     if isinstance(deals, int) and not isinstance(deals, bool) and 1 <= deals <= MAX_DEALS:
         out = replace(out, deals=deals)

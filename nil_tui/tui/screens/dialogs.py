@@ -15,11 +15,20 @@ from textual.widgets import Button, Static
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 
+# The screen underneath stays in view, dimmed, around a dialog: the app's stylesheet gives
+# every screen a solid background, which this (a screen's own CSS) overrides.
+SEE_THROUGH = """
+ConfirmQuit, ReplaceSaved, ChooseSubstitute {
+    background: $background 55%;
+}
+"""
+
 
 class ConfirmQuit(ModalScreen[bool]):
     """Quit? Says whether the game is saved, truthfully. Enter keeps playing: it is the key
     that plays a card, so a habitual Enter must never quit."""
 
+    CSS = SEE_THROUGH
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "answer(True)", "Quit"),
         Binding("n,escape,enter", "answer(False)", "Keep playing"),
@@ -49,6 +58,7 @@ class ConfirmQuit(ModalScreen[bool]):
 class _Choice(ModalScreen[str | None]):
     """A question with a row of buttons; each button's id is the answer, Esc cancels."""
 
+    CSS = SEE_THROUGH
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, title: str, lines: list[str | Text], answers: list[tuple[str, str]],

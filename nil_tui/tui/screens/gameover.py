@@ -18,7 +18,7 @@ from ...options import PlayOptions
 from ...paths import asset_text
 from ..words import SEAT_LABELS
 from .base import NilScreen
-from .summary import deals_table, names_list, standings_text
+from .summary import deals_table, last_deal_text, names_list, standings_text
 
 
 def load_art() -> dict[str, list[str]]:
@@ -110,6 +110,22 @@ class UnderTable(Widget):
         return text
 
 
+def headline(losers: tuple[int, ...]) -> Text:
+    """Game over, and who crawls under the table (said once, here)."""
+    title = Text("Game over", style="bold")
+    if not losers:
+        title.append(": a draw, all four are level! Nobody goes under the table.",
+                     style="bold green")
+    elif 0 in losers:
+        who = names_list(losers)
+        title.append(f": {who[0].lower()}{who[1:]} crawl under the table!", style="bold red")
+    else:
+        verb = "crawl" if len(losers) > 1 else "crawls"
+        title.append(f": {names_list(losers)} {verb} under the table; ", style="bold red")
+        title.append("you stay on your chair.", style="bold green")
+    return title
+
+
 class GameOverScreen(NilScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "again", "New game"),
@@ -129,16 +145,10 @@ class GameOverScreen(NilScreen):
         game = self.game
         losers = game.losers
         with VerticalScroll(id="gameover"):
-            title = Text("Game over", style="bold")
-            if not losers:
-                title.append(": a draw, all four are level!", style="bold green")
-            elif 0 in losers:
-                title.append(": you crawl under the table!" if len(losers) == 1 else
-                             f": {names_list(losers)} crawl under the table!".replace(
-                                 ": You", ": you"), style="bold red")
-            else:
-                title.append(": you stay on your chair.", style="bold green")
-            yield Static(title, id="gameover-title")
+            yield Static(headline(losers), id="gameover-title")
+            last = last_deal_text(game)
+            if last is not None:
+                yield Static(last, id="gameover-last")
             yield UnderTable(losers, animate=self.options.speed != "instant", id="art")
             yield Static(standings_text(game, final=True), id="gameover-standings")
             yield Static(self._where(), id="gameover-path")
@@ -163,4 +173,6 @@ class GameOverScreen(NilScreen):
     def action_again(self) -> None:
         from dataclasses import replace
 
-        self.nil_app.start_game(replace(self.options, seed=None))
+        # The same settings, in the theme on screen now (the command palette may have
+        # changed it).
+        self.nil_app.start_game(replace(self.options, seed=None, theme=self.app.theme))

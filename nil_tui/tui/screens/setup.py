@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any, ClassVar
 
@@ -9,30 +10,95 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
 from ...options import DEFAULT_LEVEL, SPEEDS, PlayOptions
 from .base import NilScreen
 
 SEATS = ("West", "North", "East")
+# A level's measured strength as the bots' registry writes it, e.g. "+0.330 points a deal
+# against 3 easy (200 games of 8 deals)": its edge, the level it played against, how long.
+_MEASURED = re.compile(r"(?P<edge>[+-]\d+(?:\.\d+)?) points a deal against 3 (?P<field>\w+)"
+                       r"(?: \((?P<games>\d+) games)?")
+
+
+def strength_words(measured: str, titles: dict[str, str]) -> tuple[str, str] | None:
+    """A level's measured strength in words, and the figure it comes from:
+    ("About 1 point ahead of Easy bots every 3 deals", "+0.330 a deal, 200 games"). The edge is
+    the level's points per deal minus its opponents' (more points is better), so one point is
+    gained or lost every 1/edge deals. None when there is no figure to go by."""
+    found = _MEASURED.search(measured)
+    if found is None:
+        return None
+    edge = float(found["edge"])
+    field = titles.get(found["field"], found["field"].capitalize())
+    figure = f"{edge:+.3f} a deal" + (f", {found['games']} games" if found["games"] else "")
+    if abs(edge) < 0.02:  # a point in over 50 deals: no difference worth a sentence
+        return f"About as strong as {field} bots", figure
+    every = round(1 / abs(edge))
+    side = f"ahead of {field} bots" if edge > 0 else f"behind {field} bots"
+    return f"About 1 point {side} every {every} deals", figure
 
 
 def level_choices() -> list[tuple[str, str, str]]:
-    """(spec, title, description) of every bot the player may choose, built-ins first."""
+    """(spec, title, description) of every bot the player may choose, built-ins first. A
+    built-in's description is one line of what it does and one of how strong it measured."""
     from ...bots import LEVELS, plugin_entry_points
 
+    titles = {spec: level.title for spec, level in LEVELS.items()}
     out = []
     for spec, level in LEVELS.items():
-        measured = getattr(level, "measured", "")
-        desc = level.description + (f" {measured}" if measured else "")
+        words = strength_words(level.measured, titles)
+        desc = level.description
+        if words is not None:
+            desc += f"\n{words[0]} ({words[1]})."
         out.append((spec, level.title, desc))
     for name, target in sorted(plugin_entry_points().items()):
         out.append((name, name, f"Plugin bot ({target})."))
     return out
 
 
+def speed_words(speed: str) -> str:
+    """What a speed does, from the pauses the table makes."""
+    from .table import PAUSES
+
+    bot, trick = PAUSES.get(speed, PAUSES["normal"])
+    if bot <= 0 and trick <= 0:
+        return f"{speed.capitalize()}: no pauses; the bots play at once."
+    return (f"{speed.capitalize()}: a bot takes at least {bot:g} s a card; a finished trick "
+            f"stays {trick:g} s.")
+
+
+class Tick(Checkbox):
+    """A checkbox that is told apart without colour: ▐X▌ when on, ▐ ▌ when off."""
+
+    DEFAULT_CSS = """
+    Tick.-textual-compact:focus {
+        border: none;
+    }
+    """
+
+    @property
+    def BUTTON_INNER(self) -> str:  # type: ignore[override]
+        return "X" if self.value else " "
+
+
 class SetupScreen(NilScreen):
+    # Laid out to fit 80x24 with the Resume button and three different levels described:
+    # labels beside their fields, the checkboxes on one line.
+    CSS = """
+    SetupScreen #setup-title { padding: 0 0 1 0; }
+    SetupScreen #resume { margin-bottom: 0; }
+    SetupScreen .setup-row { height: auto; }
+    SetupScreen .field { width: 1fr; height: auto; margin-right: 1; }
+    SetupScreen .field Label { padding: 1 1 0 0; width: auto; }
+    SetupScreen .field Input, SetupScreen .field Select { width: 1fr; }
+    SetupScreen #speed-help { padding: 0 1; color: $text-muted; }
+    SetupScreen #descriptions { padding: 0 1; }
+    SetupScreen .setup-checks { padding: 0 1; }
+    SetupScreen .setup-checks Checkbox { width: auto; margin-right: 3; }
+    """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f2", "same_for_all", "Same for all"),
         Binding("ctrl+s", "start", "Start"),
@@ -42,7 +108,8 @@ class SetupScreen(NilScreen):
         Binding("q", "app.quit", "Quit"),
     ]
 
-    def __init__(self, options: PlayOptions, saved: tuple[dict[str, Any], dict[str, Any]] | None = None) -> None:
+    def __init__(self, options: PlayOptions,
+                 saved: tuple[dict[str, Any], dict[str, Any]] | None = None) -> None:
         super().__init__()
         self.options = options
         self.saved = saved
@@ -61,31 +128,35 @@ class SetupScreen(NilScreen):
                              f"{record.get('deals_planned', '?')})", id="resume",
                              variant="success")
             with Horizontal(classes="setup-row"):
-                with Vertical(classes="field"):
-                    yield Label("Deals (1-99)")
-                    yield Input(str(o.deals), id="deals", type="integer", max_length=2)
-                with Vertical(classes="field"):
-                    yield Label("Seed (optional)")
+                with Horizontal(classes="field"):
+                    yield Label("Deals")
+                    yield Input(str(o.deals), id="deals", type="integer", max_length=2,
+                                tooltip="1 to 99 deals")
+                with Horizontal(classes="field"):
+                    yield Label("Seed")
                     yield Input("" if o.seed is None else str(o.seed), id="seed",
-                                type="integer", placeholder="random")
-                with Vertical(classes="field"):
+                                type="integer", placeholder="random",
+                                tooltip="A number replays the same cards; empty: random")
+                with Horizontal(classes="field"):
                     yield Label("Speed")
-                    yield Select([(s, s) for s in SPEEDS], value=o.speed if o.speed in SPEEDS
-                                 else "normal", allow_blank=False, id="speed")
+                    yield Select([(s.capitalize(), s) for s in SPEEDS],
+                                 value=o.speed if o.speed in SPEEDS else "normal",
+                                 allow_blank=False, id="speed")
+            yield Static(id="speed-help")
             with Horizontal(classes="setup-row"):
                 for i, seat in enumerate(SEATS):
                     spec = o.bots[i] if o.bots[i] in specs else DEFAULT_LEVEL
-                    with Vertical(classes="field"):
+                    with Horizontal(classes="field"):
                         yield Label(seat)
                         yield Select([(title, s) for s, title, _ in self.choices],
                                      value=spec if spec in specs else specs[0],
                                      allow_blank=False, id=f"bot-{i}")
             yield Static(id="descriptions")
             with Horizontal(classes="setup-row setup-checks"):
-                yield Checkbox("Same for all (F2)", False, id="same")
-                yield Checkbox("ASCII suits", o.ascii, id="ascii")
-                yield Checkbox("Four colours", o.four_color, id="four")
-            yield Static(id="setup-error")
+                yield Tick("Same for all (F2)", False, id="same", compact=True)
+                yield Tick("ASCII suits", o.ascii, id="ascii", compact=True)
+                yield Tick("Four colours", o.four_color, id="four", compact=True)
+            yield Static(id="setup-error").set_styles("display: none;")
             with Horizontal(classes="setup-row setup-buttons"):
                 yield Button("Start", id="start", variant="primary")
                 yield Button("History (h)", id="history")
@@ -95,16 +166,27 @@ class SetupScreen(NilScreen):
 
     def on_mount(self) -> None:
         self._describe()
+        self._describe_speed()
         specs = {spec for spec, _, _ in self.choices}
         gone = [f"{seat}'s last bot ({spec})" for seat, spec in zip(SEATS, self.options.bots)
                 if spec not in specs]
         if gone:
-            self.query_one("#setup-error", Static).update(Text(
-                f"Not installed now: {', '.join(gone)}. Normal is chosen instead; pick "
-                "another level if you like.", style="yellow"))
+            self._error(Text(f"Not installed now: {', '.join(gone)}. Normal is chosen "
+                             "instead; pick another level if you like.", style="yellow"))
         self.set_focus(self.query_one("#resume" if self.saved else "#start", Button))
 
+    def _error(self, text: Text | None) -> None:
+        """Show a problem with the choices above the buttons (no line at all when none)."""
+        error = self.query_one("#setup-error", Static)
+        error.update(text or "")
+        error.display = text is not None
+
+    def _describe_speed(self) -> None:
+        speed = str(self.query_one("#speed", Select).value)
+        self.query_one("#speed-help", Static).update(speed_words(speed))
+
     def _describe(self) -> None:
+        """What each chosen level does (one line) and how strong it is (a dimmer line)."""
         chosen = [self.query_one(f"#bot-{i}", Select).value for i in range(3)]
         text = Text()
         shown = []
@@ -113,12 +195,18 @@ class SetupScreen(NilScreen):
                 shown.append(spec)
                 if text:
                     text.append("\n")
+                what, _, strength = desc.partition("\n")
                 text.append(f"{title}: ", style="bold")
-                text.append(desc)
+                text.append(what)
+                if strength:
+                    text.append(f"\n{strength}", style="dim")
         self.query_one("#descriptions", Static).update(text)
 
     @on(Select.Changed)
-    def _level_changed(self, event: Select.Changed) -> None:
+    def _select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "speed":
+            self._describe_speed()
+            return
         if event.select.id == "bot-0" and self.query_one("#same", Checkbox).value:
             self._copy_west()
         self._describe()
@@ -141,30 +229,32 @@ class SetupScreen(NilScreen):
 
     def read_options(self) -> PlayOptions | None:
         """The options on screen, or None (with the reason shown) when one is wrong."""
-        error = self.query_one("#setup-error", Static)
         deals_text = self.query_one("#deals", Input).value.strip()
         try:
             deals = int(deals_text)
         except ValueError:
             deals = 0
         if not 1 <= deals <= 99:
-            error.update(Text("Deals: a whole number from 1 to 99.", style="bold red"))
+            self._error(Text("Deals: a whole number from 1 to 99.", style="bold red"))
             self.set_focus(self.query_one("#deals", Input))
             return None
         seed_text = self.query_one("#seed", Input).value.strip()
         try:
             seed = int(seed_text) if seed_text else None
         except ValueError:
-            error.update(Text("Seed: a whole number, or empty for a random game.",
-                              style="bold red"))
+            self._error(Text("Seed: a whole number, or empty for a random game.",
+                             style="bold red"))
             return None
-        error.update("")
+        self._error(None)
         bots = tuple(str(self.query_one(f"#bot-{i}", Select).value) for i in range(3))
         speed = str(self.query_one("#speed", Select).value)
+        # Chosen here, so kept as the player's settings when the game starts; the theme is
+        # the one on screen (the command palette may have changed it).
         return replace(self.options, deals=deals, seed=seed, speed=speed,
                        bots=bots,  # type: ignore[arg-type]
                        ascii=self.query_one("#ascii", Checkbox).value,
-                       four_color=self.query_one("#four", Checkbox).value)
+                       four_color=self.query_one("#four", Checkbox).value,
+                       theme=self.app.theme, from_setup=True)
 
     def action_start(self) -> None:
         options = self.read_options()

@@ -42,25 +42,35 @@ def names_list(seats: tuple[int, ...] | list[int]) -> str:
 
 
 def standings_text(game: Game, final: bool) -> Text:
+    """The standings; between deals also who would crawl under the table if the game ended
+    now (at the end the game-over headline says who does)."""
     totals = game.totals
     order = sorted(range(4), key=lambda s: (-totals[s], s))
     text = Text()
     text.append("Standings: ", style="bold")
     text.append(",  ".join(f"{SEAT_LABELS[s]} {totals[s]}" for s in order))
+    if final:
+        return text
     text.append("\n")
     losers = lowest(totals)
     if not losers:
-        text.append("All four are level: nobody goes under the table"
-                    + ("." if final else " if the game ended now."))
+        text.append("All four are level: nobody goes under the table if the game ended now.")
     else:
-        who = names_list(losers)
-        many = len(losers) > 1 or losers[0] == 0
-        if final:
-            text.append(f"{who} {'crawl' if many else 'crawls'} under the table!",
-                        style="bold red")
-        else:
-            text.append(f"If the game ended now, {who} would crawl under the table.",
-                        style="red")
+        text.append(f"If the game ended now, {names_list(losers)} would crawl under the table.",
+                    style="red")
+    return text
+
+
+def last_deal_text(game: Game) -> Text | None:
+    """How the last finished deal was scored and who took how many tricks; None before the
+    first deal is over."""
+    last = next((d for d in reversed(game.deals) if d.is_over), None)
+    if last is None:
+        return None
+    text = Text(f"Deal {game.deals.index(last) + 1} of {game.deals_planned}: ", style="bold")
+    text.append(describe_result(last.taken, last.points, last.ended_early, SEAT_LABELS))
+    tk = ", ".join(f"{SEAT_LABELS[s]} {last.taken[s]}" for s in range(4))
+    text.append(f"\nTricks taken: {tk}", style="dim")
     return text
 
 
