@@ -116,6 +116,9 @@ ROWS: list[tuple[list[str], int, str]] = [
     (["play", "--difficulty", ""], 2, "empty"),
     (["play", "--difficulty", "grandmaster"], 2, "grandmaster"),
     (["play", "--difficulty", "a..b:C"], 2, "a..b:C"),
+    (["play", "--ascii=yes"], 2, "--ascii"),
+    (["play", "--no-deals"], 2, "unrecognized arguments: --no-deals"),
+    (["play", "--no-four-colour"], 2, "--no-four-colour"),
 ]
 
 if LINUX:

@@ -136,6 +136,45 @@ def test_play_passes_only_what_the_command_line_says(monkeypatch: pytest.MonkeyP
     assert seen == {"seed": None, "deals": 3, "bots": ("easy", "easy", "easy"), "ascii": True}
 
 
+def test_every_on_off_flag_of_play_has_a_no_form(monkeypatch: pytest.MonkeyPatch) -> None:
+    from nil_tui.tui import launch
+
+    seen: dict[str, object] = {}
+    monkeypatch.setattr(launch, "play_command", lambda overrides: seen.update(overrides) or 0)
+    assert cli.main(["play", "--no-ascii", "--no-four-color"]) == 0
+    assert seen == {"seed": None, "ascii": False, "four_color": False}
+    seen.clear()
+    assert cli.main(["play", "--ascii", "--four-color"]) == 0
+    assert seen == {"seed": None, "ascii": True, "four_color": True}
+    # No flag that only turns something on: each has its --no- form, and leaving both out
+    # passes nothing (the game starts from the settings chosen in setup).
+    import argparse
+
+    parser = cli.build_parser(False)
+    play = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)
+                ).choices["play"]
+    for action in play._actions:
+        assert not isinstance(action, (argparse._StoreTrueAction,
+                                       argparse._StoreFalseAction)), action.option_strings
+        if isinstance(action, argparse.BooleanOptionalAction):
+            assert action.default is None
+
+
+def test_play_help_gives_the_defaults_that_apply(capsys: pytest.CaptureFixture[str]) -> None:
+    from nil_tui.options import PlayOptions
+
+    assert cli.main(["play", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    built_in = PlayOptions()
+    for flag, default in (("--deals N", built_in.deals), ("--speed", built_in.speed),
+                          ("--difficulty LEVEL", built_in.bots[0])):
+        start = text.index(flag, text.index("options:"))
+        assert f"(default: as last chosen in setup, else {default})" in text[start:], flag
+    assert "--ascii, --no-ascii" in text and "--four-color, --no-four-color" in text
+    assert "apply to this game only" in text
+    assert "(default 8)" not in text
+
+
 def test_play_takes_any_textual_theme_and_the_largest_seed(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from textual.theme import BUILTIN_THEMES
