@@ -35,12 +35,14 @@ def legal_everywhere(deal: Deal) -> list[bool]:
 @given(seed=st.integers(0, 2**32), dealer=st.integers(0, 3),
        steps=st.lists(st.integers(0, 15), min_size=10, max_size=150))
 def test_play_then_undo_restores_everything(seed: int, dealer: int, steps: list[int]) -> None:
-    """A random walk of plays and undos (a step of 12 or more undoes): each undo returns
+    """A random walk of plays, undos (a step of 12 to 14) and copies (15): each undo returns
     exactly the state before the play it takes back, across trick ends and the deal's end."""
     deal = Deal.new(dealer, random.Random(seed))
     history: list[tuple[tuple[object, ...], list[bool], Card]] = []
     for step in steps:
-        if step >= 12 and history:
+        if step == 15:  # go on with a copy: it undoes the plays made before it was taken
+            deal = deal.copy()
+        elif step >= 12 and history:
             before, legal, card = history.pop()
             assert deal.undo() is card
             assert observed(deal) == before and legal_everywhere(deal) == legal
