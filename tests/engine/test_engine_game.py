@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import pytest
 
@@ -11,6 +12,7 @@ from nil_tui.engine import (
     DECK,
     Card,
     CardPlayed,
+    Deal,
     DealEnded,
     DealStarted,
     Game,
@@ -164,3 +166,41 @@ def test_same_seed_same_game_and_different_seeds_differ() -> None:
 def test_deals_planned_must_be_1_to_99(deals: object) -> None:
     with pytest.raises(ValueError, match="1 to 99"):
         Game(deals_planned=deals)  # type: ignore[arg-type]
+
+
+def test_a_game_is_rebuilt_from_its_parts(random_game: Callable[..., Game]) -> None:
+    game = random_game(seed=61, deals=3, stop_after=70)
+    copy = Game.from_parts(deals_planned=game.deals_planned, seed=game.seed,
+                           players=game.players, cut=game.cut, first_dealer=game.first_dealer,
+                           deals=[d.copy() for d in game.deals], incidents=game.incidents)
+    assert (copy.phase, copy.totals, copy.to_move, copy.names) == (
+        game.phase, game.totals, game.to_move, game.names)
+    assert [d.context for d in copy.deals] == [d.context for d in game.deals]
+    card = game.deal.legal_moves()[0]
+    assert copy.play(card) == game.play(card)
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"deals_planned": 1}, "holds 1 to 1 deals"),
+    ({"deals_planned": 0}, "deals_planned"),
+    ({"first_dealer": 5}, "first_dealer"),
+    ({"deals": []}, "holds 1 to 3 deals"),
+    ({"players": [{"name": "A"}]}, "4 players"),
+    ("swap", "must be dealt by seat"),
+    ("unfinished", "is not over"),
+])
+def test_parts_that_do_not_fit_are_refused(random_game: Callable[..., Game],
+                                           change: object, message: str) -> None:
+    game = random_game(seed=62, deals=3, stop_after=200)
+    assert len(game.deals) >= 2
+    parts: dict[str, Any] = {"deals_planned": 3, "seed": game.seed, "players": game.players,
+                             "cut": game.cut, "first_dealer": game.first_dealer,
+                             "deals": list(game.deals)}
+    if change == "swap":
+        parts["deals"] = [game.deals[1], game.deals[0], *game.deals[2:]]
+    elif change == "unfinished":
+        parts["deals"] = [Deal.new(game.dealer_of(1)), game.deals[1]]
+    else:
+        parts.update(change)  # type: ignore[call-overload]
+    with pytest.raises(ValueError, match=message):
+        Game.from_parts(**parts)
