@@ -401,18 +401,18 @@ class Deal:
         Raises IllegalPlay (a ValueError) and changes nothing when the card may not be played.
         """
         c = _CANON.get(card) if type(card) is Card else _parsed(card)
+        bit = 0 if c is None else _BITS[c]
         legal = self._legal
         if legal == _UNKNOWN:
             legal = self.legal_mask()
-        if c is None or not legal & _BITS[c]:
+        if not legal & bit:
             raise self.why_illegal(card) or IllegalPlay(card, "not allowed")
         seat: int = self.to_move  # type: ignore[assignment]  # a legal card: the deal is on
-        bit = _BITS[c]
         hands = self._hands
         hands[seat] ^= bit
         self._played |= bit
         trick = self._trick
-        trick.append(c)
+        trick.append(c)  # type: ignore[arg-type]  # not None: its bit was legal
         if len(trick) < 4:
             seat = (seat + 1) & 3
             self.to_move = seat
