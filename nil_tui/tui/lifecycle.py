@@ -403,25 +403,28 @@ class Ending:
 
     # --- crashes ----------------------------------------------------------------------------
     def _on_exception(self, error: Exception, original: Callable[[Exception], None]) -> None:
-        if self._ended:
-            pass  # closing on a signal or a lost terminal: an effect of that, not a fault
-        elif self.crash is None:
+        closing = self._ended or self.terminal_gone
+        if not closing and self.crash is None:
             try:
                 self._record_crash(error)
             except Exception:  # noqa: BLE001, S110 - the app still ends below
                 pass
         original(error)
-        if self.report is not None:
-            # The report holds the traceback: the terminal gets one line, not a screenful.
+        if closing or self.report is not None:
+            # Closing on a signal or a lost terminal, an error is an effect of that (a screen
+            # mounted as the app closes), not a fault: nothing to report, and no terminal to
+            # print on. After a crash the report holds the traceback: the terminal gets one
+            # line, not a screenful.
             self.app._exit_renderables.clear()
 
-    def _record_crash(self, error: BaseException) -> None:
+    def _record_crash(self, error: BaseException, running: bool = True) -> None:
         inner = getattr(error, "error", None)  # a failed worker wraps the real error
         cause = inner if isinstance(inner, BaseException) else error
         self.crash = "".join(traceback.format_exception(type(cause), cause,
                                                          cause.__traceback__))
         self.crash_summary = f"{type(cause).__name__}: {cause}".strip().rstrip(":")
-        self.saved = self._save()
+        self.saved = (self._save() if running
+                      else "not saved at the crash (the app had already stopped)")
         self.report = write_crash_report(
             f"nil-tui crash report, {_dt.datetime.now().isoformat(timespec='seconds')}\n"
             f"Command: {' '.join(['nil-tui', *sys.argv[1:]])}\n"
@@ -470,9 +473,9 @@ def run(app: App[Any], command: str, headless: bool = False) -> int:
         asyncio.set_event_loop(loop)
         result = app.run(loop=loop, headless=headless)
     except Exception as exc:  # noqa: BLE001 - an error outside Textual's own handling
-        if ending.crash is None:
+        if ending.crash is None and not (ending.code is not None or ending.terminal_gone):
             try:
-                ending._record_crash(exc)
+                ending._record_crash(exc, running=False)
             except Exception:  # noqa: BLE001, S110 - the line below still says it crashed
                 pass
     finally:

@@ -1,0 +1,260 @@
+"""How the full-screen commands end when something is wrong: without a terminal they refuse
+at once (status 2, one line); a crash inside the app saves the game, writes a report in the
+data folder and ends with status 1 and one line saying where the report is."""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import sqlite3
+import struct
+import subprocess
+import sys
+import termios
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from nil_tui.engine import Game
+from nil_tui.tui import lifecycle
+
+WAIT = 60.0
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "home"
+    folder.mkdir()
+    monkeypatch.setenv("NIL_TUI_HOME", str(folder))
+    return folder
+
+
+def run(home: Path, *args: str, **kwargs: Any) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, NIL_TUI_HOME=str(home))
+    env.pop("TEXTUAL", None)
+    return subprocess.run([sys.executable, "-m", "nil_tui", *args], capture_output=True,
+                          text=True, env=env, timeout=WAIT, check=False, **kwargs)
+
+
+def finished_record(tmp_path: Path) -> Path:
+    game = Game(1, seed=5)
+    while not game.is_over:
+        game.play(game.deal.legal_moves()[0])
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(game.to_record()), encoding="utf-8")
+    return path
+
+
+# --- no terminal ------------------------------------------------------------------------------
+@pytest.mark.parametrize("args", [[], ["play"], ["play", "--deals", "1", "--seed", "3"],
+                                  ["history"], ["stats"], ["resume"], ["replay"]],
+                         ids=["setup", "play", "play-options", "history", "stats", "resume",
+                              "replay"])
+def test_without_a_terminal_the_app_refuses_at_once(home: Path, tmp_path: Path,
+                                                    args: list[str]) -> None:
+    if args == ["resume"]:
+        from nil_tui.store import Store
+
+        store = Store.open(home)
+        store.save_current(Game(2, seed=1).to_record(), {"deals": 2})
+        store.close()
+    if args == ["replay"]:
+        args = ["replay", str(finished_record(tmp_path))]
+    result = run(home, *args, stdin=subprocess.DEVNULL)
+    assert result.returncode == 2, result
+    lines = result.stderr.strip().splitlines()
+    command = " ".join(["nil-tui", *args[:1]]) if args else "nil-tui"
+    assert lines == [(f"{command} needs a terminal; for games without one, see "
+                      "nil-tui simulate")], result.stderr
+    assert result.stdout == ""
+
+
+def test_a_terminal_for_input_only_is_not_enough(home: Path) -> None:
+    """Typing in a terminal while the screen goes to a file: refused too."""
+    master, slave = os.openpty()
+    try:
+        result = run(home, "play", stdin=slave)
+    finally:
+        os.close(slave)
+        os.close(master)
+    assert result.returncode == 2
+    assert "needs a terminal" in result.stderr
+
+
+def test_missing_terminal_names_the_command() -> None:
+    # Under pytest the standard streams are captured: no terminal here.
+    line = lifecycle.missing_terminal("nil-tui stats")
+    assert line is not None and line.startswith("nil-tui stats needs a terminal")
+
+
+# --- the parts that keep the exit safe ------------------------------------------------------
+def test_terminal_output_turns_a_write_error_into_a_lost_terminal() -> None:
+    lost: list[str] = []
+
+    class Dead:
+        writes = 0
+
+        def write(self, text: str) -> int:
+            self.writes += 1
+            raise OSError(5, "Input/output error")
+
+        def flush(self) -> None:
+            raise OSError(5, "Input/output error")
+
+        def fileno(self) -> int:
+            return 2
+
+    dead = Dead()
+    output = lifecycle.TerminalOutput(dead, lost.append)  # type: ignore[arg-type]
+    assert output.write("frame") == 5
+    output.flush()
+    output.write("another frame")
+    assert output.gone and dead.writes == 1
+    assert len(lost) == 1 and "Input/output error" in lost[0]
+
+
+def test_worker_threads_never_hold_up_the_exit() -> None:
+    executor = lifecycle.DaemonExecutor()
+    release = threading.Event()
+    names: list[tuple[str, bool]] = []
+
+    def job(x: int) -> int:
+        current = threading.current_thread()
+        names.append((current.name, current.daemon))
+        release.wait(5)
+        return x * 2
+
+    future = executor.submit(job, 21)
+    executor.shutdown(wait=True)  # returns at once: nothing is joined
+    assert not future.done()
+    release.set()
+    assert future.result(timeout=5) == 42
+    assert names == [("nil-tui-worker", True)]
+    failing = executor.submit(lambda: 1 // 0)
+    with pytest.raises(ZeroDivisionError):
+        failing.result(timeout=5)
+
+
+def test_crash_report_goes_to_the_data_folder(home: Path) -> None:
+    path = lifecycle.write_crash_report("the report\n")
+    again = lifecycle.write_crash_report("another\n")
+    assert path is not None and again is not None and path != again
+    assert path.parent == home and path.name.startswith("crash-")
+    assert path.read_text(encoding="utf-8") == "the report\n"
+
+
+# --- crashes --------------------------------------------------------------------------------
+def test_a_crash_in_the_app_exits_with_status_1_and_names_the_report(
+        home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """In process, without a terminal: the statistics screen fails as it is built."""
+    from nil_tui.tui.app import NilApp
+
+    def broken(self: Any, *args: Any, **kwargs: Any) -> None:
+        raise KeyError("figures")
+
+    monkeypatch.setattr(NilApp, "open_stats", broken)
+    status = lifecycle.run(NilApp("stats"), "nil-tui stats", headless=True)
+    assert status == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    reports = sorted(home.glob("crash-*.log"))
+    assert len(reports) == 1
+    assert err == [(f"nil-tui stats: stopped by an unexpected error (KeyError: 'figures'); "
+                    f"the full report is in {reports[0]}.")]
+    text = reports[0].read_text(encoding="utf-8")
+    assert "Traceback" in text and "in broken" in text and "KeyError: 'figures'" in text
+    assert "Game in progress: no game in progress" in text
+
+
+CRASHING = """
+import sys
+
+from nil_tui.tui.app import NilApp
+
+
+def broken(self):
+    raise RuntimeError("the rules are torn")
+
+
+NilApp.action_rules = broken  # F1 or "?" during a game
+from nil_tui.cli import main
+
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_a_crash_during_a_game_saves_it_first(home: Path, tmp_path: Path) -> None:
+    """A real run on a pty: the game goes on for a few cards, then the rules key fails."""
+    script = tmp_path / "crashing.py"
+    script.write_text(CRASHING, encoding="utf-8")
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 32, 100, 0, 0))
+    env = dict(os.environ, TERM="xterm-256color", NIL_TUI_HOME=str(home))
+    env.pop("TEXTUAL", None)
+    proc = subprocess.Popen([sys.executable, str(script), "play", "--seed", "5", "--deals",
+                             "2", "--difficulty", "easy", "--speed", "instant"],
+                            stdin=slave, stdout=slave, stderr=slave, env=env,
+                            start_new_session=True, close_fds=True)
+    os.close(slave)
+    output = bytearray()
+
+    def drain() -> None:
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                return
+            if not chunk:
+                return
+            output.extend(chunk)
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+
+    def saved_plays() -> int:
+        """Cards played in the saved game, read from the file (the app holds the store)."""
+        path = home / "nil-tui.db"
+        if not path.exists():
+            return 0
+        try:
+            conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
+            try:
+                row = conn.execute("SELECT record FROM current WHERE slot = 0").fetchone()
+            finally:
+                conn.close()
+        except sqlite3.Error:
+            return 0
+        if row is None:
+            return 0
+        record = json.loads(row[0])
+        return sum(len(t["cards"]) for d in record["deals"] for t in d["tricks"])
+
+    try:
+        deadline = time.monotonic() + WAIT
+        while saved_plays() < 6:
+            assert time.monotonic() < deadline and proc.poll() is None, bytes(output[-800:])
+            os.write(master, b"\r")
+            time.sleep(0.3)
+        os.write(master, b"?")
+        code = proc.wait(timeout=WAIT)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=10)
+        os.close(master)
+        reader.join(timeout=5)
+    assert code == 1
+    reports = sorted(home.glob("crash-*.log"))
+    assert len(reports) == 1
+    text = output.decode("utf-8", "replace")
+    assert "Traceback" not in text
+    last = text.rstrip().splitlines()[-1]
+    assert last.endswith(f"nil-tui play: stopped by an unexpected error (RuntimeError: the "
+                         f"rules are torn); the full report is in {reports[0]}. Your game "
+                         f"is saved: nil-tui resume continues it."), last
+    report = reports[0].read_text(encoding="utf-8")
+    assert "Game in progress: saved" in report and "the rules are torn" in report
+    assert saved_plays() >= 6

@@ -1,0 +1,179 @@
+"""End to end: the terminal goes away under a running game (a closed window, a dropped ssh
+session) or the app is told to stop, and the process ends by itself with the game kept.
+
+The app runs on a real pseudo-terminal. "hangup" makes the pty the app's controlling terminal
+and closes its master side (SIGHUP, then write errors and end of input); "no-ctty" closes a
+pty that is only the app's standard streams (no signal: the app must notice on its own).
+The limits are generous on purpose (a loaded machine); ``benchmarks/hangup.py`` measures the
+real figures."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pty")
+
+LIMIT = 10.0  # seconds the process may take to end (the target, measured elsewhere, is 2)
+REACH = 60.0  # seconds to bring the game to a moment
+
+
+class Terminal:
+    """``nil-tui ARGS`` on a 100x32 pty, its output drained by a thread."""
+
+    def __init__(self, home: Path, *args: str, controlling: bool = True) -> None:
+        master, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 32, 100, 0, 0))
+        env = dict(os.environ, TERM="xterm-256color", NIL_TUI_HOME=str(home),
+                   COLUMNS="100", LINES="32")
+        env.pop("TEXTUAL", None)
+
+        def take_terminal() -> None:  # in the child, a new session leader
+            fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "nil_tui", *args], stdin=slave, stdout=slave,
+            stderr=slave, env=env, start_new_session=True, close_fds=True,
+            preexec_fn=take_terminal if controlling else None)  # noqa: PLW1509
+        os.close(slave)
+        self.master: int | None = master
+        self.output = ""
+        self.received = 0
+        self._seen = 0
+        self._lock = threading.Lock()
+        self._reader = threading.Thread(target=self._drain, args=(master,), daemon=True)
+        self._reader.start()
+
+    def _drain(self, fd: int) -> None:
+        while True:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                return
+            if not chunk:
+                return
+            with self._lock:
+                text = chunk.decode("utf-8", "replace")
+                self.received += len(text)
+                self.output = (self.output + text)[-100_000:]
+
+    def recent(self, since: int) -> str:
+        with self._lock:
+            return self.output[-(self.received - since + 40):]
+
+    def press(self, keys: bytes = b"\r") -> None:
+        if self.master is not None:
+            os.write(self.master, keys)
+
+    def wait_for(self, text: str, enter_on: tuple[str, ...] = ()) -> None:
+        """Until ``text`` is drawn (since the last wait); Enter whenever one of ``enter_on``
+        is drawn."""
+        deadline = time.monotonic() + REACH
+        seen = self._seen
+        while time.monotonic() < deadline:
+            new = self.recent(seen)
+            seen = self._seen = self.received
+            if text in new:
+                return
+            if any(word in new for word in enter_on):
+                self.press()
+            if self.proc.poll() is not None:
+                break
+            time.sleep(0.1)
+        raise AssertionError(f"{text!r} never came; screen ends with {self.output[-800:]!r}")
+
+    def close(self) -> None:
+        """The terminal goes away."""
+        if self.master is not None:
+            os.close(self.master)
+            self.master = None
+
+    def ended_within(self, limit: float) -> int | None:
+        try:
+            return self.proc.wait(timeout=limit)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+        self.close()
+
+
+def kept(home: Path) -> tuple[bool, bool]:
+    """(a saved game, a finished game in history) in the store."""
+    from nil_tui.store import Store
+
+    store = Store.open(home)
+    try:
+        return store.load_current() is not None, bool(store.history())
+    finally:
+        store.close()
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    folder = tmp_path / "home"
+    folder.mkdir()
+    return folder
+
+
+def close_and_check(term: Terminal, how: Callable[[], None]) -> int:
+    try:
+        how()
+        code = term.ended_within(LIMIT)
+    finally:
+        term.kill()
+    assert code is not None, "the app outlived its terminal"
+    return code
+
+
+def test_closed_at_the_first_frame(home: Path) -> None:
+    term = Terminal(home, "play", "--seed", "3", "--deals", "1")
+    deadline = time.monotonic() + REACH
+    while term.received < 2000 and time.monotonic() < deadline:  # a frame, not only set-up
+        time.sleep(0.01)
+    code = close_and_check(term, term.close)
+    assert code == 129
+
+
+@pytest.mark.parametrize("controlling", [True, False], ids=["hangup", "no-ctty"])
+def test_closed_while_a_bot_thinks(home: Path, controlling: bool) -> None:
+    """The expert may think for two seconds: the app neither waits for it nor loses the
+    game."""
+    term = Terminal(home, "play", "--seed", "11", "--deals", "1", "--difficulty", "expert",
+                    "--speed", "normal", controlling=controlling)
+    term.wait_for("is thinking", enter_on=("Your turn",))
+    code = close_and_check(term, term.close)
+    assert code == 129
+    assert kept(home) == (True, False)
+
+
+def test_terminated_while_a_bot_thinks(home: Path) -> None:
+    term = Terminal(home, "play", "--seed", "11", "--deals", "1", "--difficulty", "expert")
+    term.wait_for("is thinking", enter_on=("Your turn",))
+    code = close_and_check(term, lambda: term.proc.send_signal(signal.SIGTERM))
+    assert code == 128 + signal.SIGTERM
+    assert kept(home) == (True, False)
+    assert "Traceback" not in term.output
+
+
+def test_closed_at_game_over(home: Path) -> None:
+    term = Terminal(home, "play", "--seed", "4", "--deals", "1", "--difficulty", "easy",
+                    "--speed", "instant")
+    term.wait_for("Game over", enter_on=("Your turn", "is over", "any key"))
+    code = close_and_check(term, term.close)
+    assert code == 129
+    assert kept(home) == (False, True)
