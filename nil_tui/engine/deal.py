@@ -175,8 +175,8 @@ class Deal:
 
     # ``to_move`` and ``is_over`` are plain attributes (read them, never set them): bots'
     # playouts read them after every card. Every field is set in one place, ``_assign``.
-    __slots__ = ("_early", "_hands", "_leader", "_legal", "_legal_before", "_played", "_taken",
-                 "_trick", "_tricks", "context", "dealer", "dealt", "is_over", "to_move")
+    __slots__ = ("_early", "_hands", "_leader", "_legal", "_played", "_taken", "_trick",
+                 "_tricks", "context", "dealer", "dealt", "is_over", "to_move")
 
     def __init__(self, hands: Sequence[int], dealer: int) -> None:
         if dealer not in (0, 1, 2, 3):
@@ -192,9 +192,7 @@ class Deal:
                 context: tuple[int, int, tuple[int, int, int, int]]) -> Deal:
         """Set every field (the lists are owned by this deal from now on). ``legal`` is the
         mask of the cards ``to_move`` may play once :meth:`legal_mask` has worked it out, and
-        ``_UNKNOWN`` until then (a play forgets it). ``_legal_before`` keeps, for each play
-        since, the legal mask before it, so that an undo gives it back (a copy starts
-        without: it works the mask out again when asked)."""
+        ``_UNKNOWN`` until then (a play or an undo forgets it)."""
         self.dealer: int = dealer
         self.dealt: tuple[int, int, int, int] = dealt
         self._hands: list[int] = hands
@@ -205,7 +203,6 @@ class Deal:
         self._played: int = played
         self.to_move: int | None = to_move
         self._legal: int = legal
-        self._legal_before: list[int] = []
         self.is_over: bool = is_over
         self._early: bool = early
         # (deal_number, deals_planned, totals before this deal): set by Game for views.
@@ -417,7 +414,6 @@ class Deal:
             seat = (seat + 1) & 3
             self.to_move = seat
             self._legal = _UNKNOWN
-            self._legal_before.append(legal)
             return None
         leader = self._leader
         winner = trick_winner(leader, trick)
@@ -432,7 +428,6 @@ class Deal:
         self.is_over = over
         self.to_move = None if over else winner
         self._legal = _UNKNOWN
-        self._legal_before.append(legal)
         return done
 
     def undo(self) -> Card:
@@ -460,8 +455,7 @@ class Deal:
         self._hands[seat] |= bit
         self._played ^= bit
         self.to_move = seat
-        before = self._legal_before
-        self._legal = before.pop() if before else _UNKNOWN
+        self._legal = _UNKNOWN
         return card
 
     # --- views --------------------------------------------------------------------------
