@@ -7,6 +7,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import signal
 import sqlite3
 import struct
 import subprocess
@@ -169,54 +170,63 @@ def test_a_crash_in_the_app_exits_with_status_1_and_names_the_report(
     assert "Game in progress: no game in progress" in text
 
 
-CRASHING = """
+FAULTY = """
 import sys
+import time
 
 from nil_tui.tui.app import NilApp
 
 
-def broken(self):
+def torn(self):
     raise RuntimeError("the rules are torn")
 
 
-NilApp.action_rules = broken  # F1 or "?" during a game
+def stuck(self):
+    time.sleep(120)
+
+
+NilApp.action_rules = {fault}  # F1 or "?" during a game
 from nil_tui.cli import main
 
 sys.exit(main(sys.argv[1:]))
 """
 
 
-def test_a_crash_during_a_game_saves_it_first(home: Path, tmp_path: Path) -> None:
-    """A real run on a pty: the game goes on for a few cards, then the rules key fails."""
-    script = tmp_path / "crashing.py"
-    script.write_text(CRASHING, encoding="utf-8")
-    master, slave = os.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 32, 100, 0, 0))
-    env = dict(os.environ, TERM="xterm-256color", NIL_TUI_HOME=str(home))
-    env.pop("TEXTUAL", None)
-    proc = subprocess.Popen([sys.executable, str(script), "play", "--seed", "5", "--deals",
-                             "2", "--difficulty", "easy", "--speed", "instant"],
-                            stdin=slave, stdout=slave, stderr=slave, env=env,
-                            start_new_session=True, close_fds=True)
-    os.close(slave)
-    output = bytearray()
+class FaultyApp:
+    """``nil-tui play`` on a pty, run by a script that breaks the rules key (``fault``:
+    ``torn`` raises, ``stuck`` blocks the app for two minutes)."""
 
-    def drain() -> None:
+    def __init__(self, home: Path, tmp_path: Path, fault: str) -> None:
+        self.home = home
+        script = tmp_path / f"{fault}.py"
+        script.write_text(FAULTY.format(fault=fault), encoding="utf-8")
+        self.master, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 32, 100, 0, 0))
+        env = dict(os.environ, TERM="xterm-256color", NIL_TUI_HOME=str(home))
+        env.pop("TEXTUAL", None)
+        self.proc = subprocess.Popen(
+            [sys.executable, str(script), "play", "--seed", "5", "--deals", "2",
+             "--difficulty", "easy", "--speed", "instant"],
+            stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True,
+            close_fds=True)
+        os.close(slave)
+        self.output = bytearray()
+        self._reader = threading.Thread(target=self._drain, daemon=True)
+        self._reader.start()
+
+    def _drain(self) -> None:
         while True:
             try:
-                chunk = os.read(master, 65536)
+                chunk = os.read(self.master, 65536)
             except OSError:
                 return
             if not chunk:
                 return
-            output.extend(chunk)
+            self.output.extend(chunk)
 
-    reader = threading.Thread(target=drain, daemon=True)
-    reader.start()
-
-    def saved_plays() -> int:
+    def saved_plays(self) -> int:
         """Cards played in the saved game, read from the file (the app holds the store)."""
-        path = home / "nil-tui.db"
+        path = self.home / "nil-tui.db"
         if not path.exists():
             return 0
         try:
@@ -232,24 +242,43 @@ def test_a_crash_during_a_game_saves_it_first(home: Path, tmp_path: Path) -> Non
         record = json.loads(row[0])
         return sum(len(t["cards"]) for d in record["deals"] for t in d["tricks"])
 
-    try:
+    def play_a_few_cards(self) -> None:
         deadline = time.monotonic() + WAIT
-        while saved_plays() < 6:
-            assert time.monotonic() < deadline and proc.poll() is None, bytes(output[-800:])
-            os.write(master, b"\r")
+        while self.saved_plays() < 6:
+            assert time.monotonic() < deadline and self.proc.poll() is None, \
+                bytes(self.output[-800:])
+            os.write(self.master, b"\r")
             time.sleep(0.3)
-        os.write(master, b"?")
-        code = proc.wait(timeout=WAIT)
+
+    def ask_for_the_rules(self) -> None:
+        os.write(self.master, b"?")
+
+    def wait(self) -> int:
+        try:
+            return self.proc.wait(timeout=WAIT)
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+            os.close(self.master)
+            self._reader.join(timeout=5)
+
+    def text(self) -> str:
+        return self.output.decode("utf-8", "replace")
+
+
+def test_a_crash_during_a_game_saves_it_first(home: Path, tmp_path: Path) -> None:
+    """A real run on a pty: the game goes on for a few cards, then the rules key fails."""
+    app = FaultyApp(home, tmp_path, "torn")
+    try:
+        app.play_a_few_cards()
+        app.ask_for_the_rules()
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(timeout=10)
-        os.close(master)
-        reader.join(timeout=5)
+        code = app.wait()
     assert code == 1
     reports = sorted(home.glob("crash-*.log"))
     assert len(reports) == 1
-    text = output.decode("utf-8", "replace")
+    text = app.text()
     assert "Traceback" not in text
     last = text.rstrip().splitlines()[-1]
     assert last.endswith(f"nil-tui play: stopped by an unexpected error (RuntimeError: the "
@@ -257,4 +286,21 @@ def test_a_crash_during_a_game_saves_it_first(home: Path, tmp_path: Path) -> Non
                          f"is saved: nil-tui resume continues it."), last
     report = reports[0].read_text(encoding="utf-8")
     assert "Game in progress: saved" in report and "the rules are torn" in report
-    assert saved_plays() >= 6
+    assert app.saved_plays() >= 6
+
+
+def test_an_app_that_hangs_still_ends_on_sigterm(home: Path, tmp_path: Path) -> None:
+    """The last resort: the app is stuck, SIGTERM cannot be handled in order; the process
+    ends anyway, the terminal is put back, and the game saved with every card stays."""
+    app = FaultyApp(home, tmp_path, "stuck")
+    try:
+        app.play_a_few_cards()
+        plays = app.saved_plays()
+        app.ask_for_the_rules()
+        time.sleep(0.5)
+        app.proc.send_signal(signal.SIGTERM)
+    finally:
+        code = app.wait()
+    assert code == 128 + signal.SIGTERM
+    assert app.text().rstrip().endswith("\x1b[?7h")  # the terminal's modes put back
+    assert app.saved_plays() == plays

@@ -175,6 +175,9 @@ def guarded_driver_class() -> type[Any]:
 
         def start_application_mode(self) -> None:
             super().start_application_mode()  # type: ignore[no-untyped-call]
+            ending = ending_of(self._app)
+            if ending is not None:
+                ending.restore_terminal = self._restore_now
             if self._watch is None and self._writer_thread is not None:
                 self._watch = HangupWatch(sorted({self.fileno, self._output.fileno()}),
                                           self._lost)
@@ -185,6 +188,15 @@ def guarded_driver_class() -> type[Any]:
                 self._watch.stop()
                 self._watch = None
             super().stop_application_mode()
+
+        def _restore_now(self) -> None:
+            """The terminal as it was, straight away (the watchdog's last act)."""
+            import termios
+
+            if self.attrs_before is not None:
+                termios.tcsetattr(self.fileno, termios.TCSANOW, self.attrs_before)
+            os.write(self._output.fileno(), b"\x1b[<u\x1b[?1049l\x1b[?25h\x1b[?1004l"
+                     b"\x1b[?1000l\x1b[?1003l\x1b[?1015l\x1b[?1006l\x1b[?2004l\x1b[?7h")
 
         def close(self) -> None:
             if self._output.gone:
@@ -225,17 +237,18 @@ class DaemonExecutor(concurrent.futures.ThreadPoolExecutor):
         """Nothing to wait for: the jobs' threads end with the process."""
 
 
+def _quietly(call: Callable[[], None]) -> None:
+    try:
+        call()
+    except Exception:  # noqa: BLE001, S110 - closing must never fail the exit
+        pass
+
+
 def close_in_background(close: Callable[[], None]) -> None:
     """Call ``close`` (stopping bots, plugin processes) in a daemon thread: the app's exit
     never waits for it."""
-
-    def run() -> None:
-        try:
-            close()
-        except Exception:  # noqa: BLE001, S110 - closing must never fail the exit
-            pass
-
-    threading.Thread(target=run, name="nil-tui-close", daemon=True).start()
+    threading.Thread(target=_quietly, args=(close,), name="nil-tui-close",
+                     daemon=True).start()
 
 
 # --- crash reports ----------------------------------------------------------------------------
@@ -309,6 +322,7 @@ class Ending:
         self._finished = threading.Event()
         self._previous: dict[int, Any] = {}
         self._watchdog: threading.Thread | None = None
+        self.restore_terminal: Callable[[], None] | None = None  # set by the guarded driver
         setattr(app, _ATTRIBUTE, self)
         original = app._handle_exception
 
@@ -366,8 +380,15 @@ class Ending:
 
     def _watch(self) -> None:
         self._armed.wait()
-        if not self._finished.wait(GRACE):
-            os._exit(self.code if self.code is not None else EXIT_CRASH)
+        if self._finished.wait(GRACE):
+            return
+        restore = self.restore_terminal
+        if restore is not None and not self.terminal_gone:
+            # Leave a live terminal usable; a write that blocks does not stop the exit.
+            restoring = threading.Thread(target=_quietly, args=(restore,), daemon=True)
+            restoring.start()
+            restoring.join(0.2)
+        os._exit(self.code if self.code is not None else EXIT_CRASH)
 
     def finished(self) -> None:
         """The process is about to end by itself: the watchdog stands down."""
