@@ -318,7 +318,7 @@ class Ending:
         self.saved: str = "no game in progress"
         self.terminal_gone = False
         self._ended = False
-        self._armed = threading.Event()
+        self._alarm: tuple[int, int] | None = None  # a pipe: one byte arms the watchdog
         self._finished = threading.Event()
         self._previous: dict[int, Any] = {}
         self._watchdog: threading.Thread | None = None
@@ -345,8 +345,13 @@ class Ending:
                 self._previous[number] = signal.signal(number, self._on_signal)
             except (OSError, ValueError):
                 continue
-        self._watchdog = threading.Thread(target=self._watch, name="nil-tui-watchdog",
-                                          daemon=True)
+        # Armed through a pipe: a write takes no lock, so a signal that lands while another
+        # signal's handler runs cannot deadlock it.
+        read_end, write_end = os.pipe()
+        os.set_blocking(write_end, False)
+        self._alarm = (read_end, write_end)
+        self._watchdog = threading.Thread(target=self._watch, args=(read_end,),
+                                          name="nil-tui-watchdog", daemon=True)
         self._watchdog.start()
 
     def restore_signals(self) -> None:
@@ -370,7 +375,11 @@ class Ending:
         """Safe from a signal handler and any thread: save and end the app soon."""
         if self.code is None:
             self.code, self.reason = code, reason
-        self._armed.set()
+        if self._alarm is not None:
+            try:
+                os.write(self._alarm[1], b"!")
+            except OSError:  # full of earlier alarms, or closed: armed already
+                pass
         loop = self.loop
         if loop is not None:
             try:
@@ -378,8 +387,11 @@ class Ending:
             except RuntimeError:  # the loop is closed: the app has already ended
                 pass
 
-    def _watch(self) -> None:
-        self._armed.wait()
+    def _watch(self, alarm: int) -> None:
+        try:
+            os.read(alarm, 1)
+        except OSError:
+            return
         if self._finished.wait(GRACE):
             return
         restore = self.restore_terminal
@@ -396,7 +408,7 @@ class Ending:
 
     # --- the orderly end (on the app's loop) ----------------------------------------------
     def end_now(self) -> None:
-        """Save the game, stop the bots, and ask the app to exit."""
+        """Save the game and ask the app to exit (its unmount stops the bots)."""
         if self._ended:
             return
         self._ended = True
