@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 from collections.abc import Callable, Iterable
 from dataclasses import asdict
 from pathlib import Path
@@ -243,6 +244,16 @@ class NilApp(App[int]):
         else:
             self.open_setup()
         self._check_size()
+        self.call_after_refresh(self.startup_over)
+
+    @staticmethod
+    def startup_over() -> None:
+        """The first frame is drawn: garbage is collected again, if the launch turned that
+        off while the app loaded. What exists now lasts as long as the app, so it is left out
+        of later collections."""
+        if not gc.isenabled():
+            gc.freeze()
+            gc.enable()
 
     def _announce_store(self) -> None:
         """Open the store and say what it found: damage, a lock, another nil-tui playing."""
@@ -256,6 +267,7 @@ class NilApp(App[int]):
     def table_shown(self) -> None:
         """The table has drawn its first frame: create the store of a first run (and say
         what it found), and keep the settings of the game that started."""
+        self.startup_over()
         if self._store_later:
             self._store_later = False
             self._announce_store()

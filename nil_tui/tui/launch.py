@@ -25,6 +25,12 @@ def _run(start: str, command: str, **kwargs: Any) -> int:
             store.close()
         print(problem, file=sys.stderr)
         return lifecycle.EXIT_NO_TERMINAL
+    import gc
+
+    # No garbage collection while the app's modules load and its first screen is built: each
+    # pass walks every object made so far, again and again (about a sixth of the start). The
+    # app turns it back on once its first frame is drawn (NilApp.startup_over).
+    gc.disable()
     from .app import NilApp
 
     return lifecycle.run(NilApp(start, **kwargs), command)
