@@ -10,7 +10,10 @@ bytecode goes to a temporary folder, whatever PYTHONDONTWRITEBYTECODE says, and 
 run fills it. ``--source`` compiles nil-tui's modules from source on every run instead (as an
 editable install does with PYTHONDONTWRITEBYTECODE set: about 100 ms more).
 
-    python benchmarks/startup.py [--runs 10] [--source]
+``--returning`` runs each game in a data folder that already holds a player's settings (the
+store is opened and read before the table), instead of an empty one (a first run).
+
+    python benchmarks/startup.py [--runs 10] [--source] [--returning]
 """
 
 from __future__ import annotations
@@ -46,10 +49,23 @@ HAND_MARKER = b"You (South)"
 ESCAPES = re.compile(rb"\x1b\[[0-9;?]*[a-zA-Z]")  # styles between the words of a line
 
 
+def fresh_home(returning: bool) -> str:
+    """A data folder of its own for one run: empty (a first run), or, for a returning
+    player, with the settings an earlier game kept (and no saved game)."""
+    home = tempfile.mkdtemp(prefix="nil-tui-bench-")
+    if returning:
+        from nil_tui.store import Store
+
+        store = Store.open(home)
+        store.save_settings({"deals": 8, "bots": ["normal"] * 3, "speed": "normal"})
+        store.close()
+    return home
+
+
 def first_frame(argv: list[str], marker: bytes, env: dict[str, str],
-                timeout: float = 30.0) -> float:
+                timeout: float = 30.0, returning: bool = False) -> float:
     """Seconds from spawning ``argv`` until ``marker`` appears on its terminal."""
-    env = dict(env, NIL_TUI_HOME=tempfile.mkdtemp(prefix="nil-tui-bench-"))  # no saved game
+    env = dict(env, NIL_TUI_HOME=fresh_home(returning))
     start = time.perf_counter()
     pid, fd = pty.fork()
     if pid == 0:  # the child: become the program
@@ -82,6 +98,8 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=10, help="runs of each program")
     parser.add_argument("--source", action="store_true",
                         help="leave PYTHONDONTWRITEBYTECODE as it is (no compiled modules)")
+    parser.add_argument("--returning", action="store_true",
+                        help="a data folder with settings kept, as a returning player has")
     args = parser.parse_args()
     env = dict(os.environ, TERM="xterm-256color", COLUMNS="100", LINES="32")
     if not args.source:
@@ -93,12 +111,13 @@ def main() -> int:
         "play", "--seed", "1"]
     bare = [sys.executable, "-c", BARE_APP]
     # Warm the file cache for both before timing.
-    first_frame(nil, HAND_MARKER, env)
+    first_frame(nil, HAND_MARKER, env, returning=args.returning)
     first_frame(bare, b"bare-app-ready", env)
     times: dict[str, list[float]] = {"bare Textual app": [], "play: hand drawn": []}
     for _ in range(args.runs):
         times["bare Textual app"].append(first_frame(bare, b"bare-app-ready", env))
-        times["play: hand drawn"].append(first_frame(nil, HAND_MARKER, env))
+        times["play: hand drawn"].append(first_frame(nil, HAND_MARKER, env,
+                                                     returning=args.returning))
     for name, values in times.items():
         print(f"{name:19s} median {statistics.median(values) * 1000:7.1f} ms   "
               f"min {min(values) * 1000:7.1f} ms   max {max(values) * 1000:7.1f} ms")
