@@ -1,9 +1,10 @@
 """The process a plugin bot runs in (``python -m nil_tui.bots.host``).
 
-It imports the engine and the plugin, nothing of the game. For every game the game asks
-for ("new"), a fresh process is forked from this one to build the bot and answer its
-decisions, and it ends with the game, so nothing a bot keeps in memory outlives its game. Without
-``os.fork`` the host serves one game and exits.
+It imports the engine and the plugin, nothing of the game. Every game gets a fresh process,
+forked from this one, that builds the bot and answers its decisions, and ends with the game, so
+nothing a bot keeps in memory outlives its game. The next game's process is forked while a game
+runs (so the fork is not on the way of the game), and waits until the one before it has ended
+before it reads anything. Without ``os.fork`` the host serves one game and exits.
 
 The messages (see :mod:`nil_tui.bots.protocol`) travel on the host's standard input and on a
 copy of its standard output; the plugin's own ``print`` and anything written to file
@@ -18,10 +19,12 @@ import os
 import select
 import sys
 import time
-from typing import IO, Any
+from typing import Any
 
 from ..engine import Card
 from . import protocol
+
+CLOSED = 87  # exit status of a game's process that found the game gone (the host ends too)
 
 
 class _Channel:
@@ -29,8 +32,9 @@ class _Channel:
     stdin or printing cannot touch them."""
 
     def __init__(self) -> None:
-        self.reader: IO[bytes] = os.fdopen(os.dup(0), "rb")
-        self.writer: IO[bytes] = os.fdopen(os.dup(1), "wb")
+        self.rfd = os.dup(0)
+        self.wfd = os.dup(1)
+        self._buffer = b""
         devnull = os.open(os.devnull, os.O_RDONLY)
         os.dup2(devnull, 0)
         os.close(devnull)
@@ -38,16 +42,27 @@ class _Channel:
         sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 - for the process's life
         sys.stdout = sys.stderr
 
-    def read(self) -> dict[str, Any] | None:
-        """The next message, or None at the end (the game closed the pipe or broke it)."""
-        line = self.reader.readline(protocol.MAX_LINE + 1)
-        if not line:
+    def read(self) -> bytes | None:
+        """The next message, or None at the end (the game closed the pipe, broke it, or wrote
+        something that is not a message)."""
+        buffer = self._buffer
+        try:
+            while True:
+                body, rest = protocol.split(buffer)
+                if body is not None:
+                    self._buffer = rest
+                    return body
+                chunk = os.read(self.rfd, 1 << 16)
+                if not chunk:
+                    return None
+                buffer += chunk
+        except (OSError, ValueError):
             return None
-        return protocol.load(line) or {"t": "garbage"}
 
-    def write(self, message: dict[str, Any]) -> None:
-        self.writer.write(protocol.dump(message))
-        self.writer.flush()
+    def write(self, data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(self.wfd, view):]
 
 
 def _load(target: str) -> tuple[str, object]:
@@ -73,53 +88,62 @@ def _load(target: str) -> tuple[str, object]:
     return "loaded", obj
 
 
-def _play(channel: _Channel, factory: Any, seed: int, reuse: bool, default_name: str) -> None:
-    """One game: build the bot, answer its decisions until "end" (or the pipe closes)."""
+def _play(channel: _Channel, factory: Any, default_name: str) -> int:
+    """One game: wait for "new", build the bot, answer its decisions until "end" (or the pipe
+    closes). The exit status of the game's process."""
+    message = channel.read()
+    if message is None or message[:1] != protocol.NEW:
+        return CLOSED
+    seed = protocol.load(message).get("seed")
+    seed = seed if type(seed) is int else 0
     try:
         bot = factory(seed=seed)
         choose = bot.choose
         if not callable(choose):
             raise TypeError("it has no choose(view) method")
     except BaseException as exc:  # noqa: BLE001 - a bot that cannot be built is reported
-        channel.write({"t": "broken", "why": "creating the bot failed "
-                       f"({protocol.describe_error(exc)})"})
-        return
+        channel.write(protocol.dump(protocol.BROKEN, {
+            "why": f"creating the bot failed ({protocol.describe_error(exc)})"}))
+        return 0
     try:
         raw_name = bot.name
     except BaseException:  # noqa: BLE001 - a name that cannot be read: the spec names it
         raw_name = None
-    channel.write({"t": "ready", "name": protocol.safe_name(raw_name, default_name),
-                   "reuse": reuse})
+    channel.write(protocol.dump(protocol.READY, {
+        "name": protocol.safe_name(raw_name, default_name)}))
+    decoder = protocol.Decoder()
     while True:
         message = channel.read()
-        if message is None or message["t"] != "decide":
-            return
-        n = message.get("n")
+        if message is None:
+            return CLOSED
+        if message[:1] != protocol.DECIDE:
+            return 0
         try:
-            view = protocol.decode_view(message["v"])
-        except (KeyError, ValueError):
-            return
+            n, view = decoder.decide(message)
+        except ValueError:
+            return 0
         channel.write(_answer(choose, view, n))
 
 
-def _answer(choose: Any, view: Any, n: object) -> dict[str, Any]:
+def _answer(choose: Any, view: Any, n: int) -> bytes:
     try:
         answer = choose(view)
     except BaseException as exc:  # noqa: BLE001 - SystemExit and friends included
-        return {"t": "error", "n": n, "why": protocol.describe_error(exc)}
+        return protocol.answer_why(protocol.ERROR, n, protocol.describe_error(exc))
     try:
         if type(answer) is Card:
-            return {"t": "card", "n": n, "i": int(answer.index)}
+            return protocol.answer_card(n, int(answer.index))
         if type(answer) is str:
-            return {"t": "card", "n": n, "i": Card.parse(answer).index}
+            return protocol.answer_card(n, Card.parse(answer).index)
     except BaseException:  # noqa: BLE001, S110 - anything odd is described below
         pass
-    return {"t": "bad", "n": n, "why": protocol.describe(answer)}
+    return protocol.answer_why(protocol.BAD, n, protocol.describe(answer))
 
 
-def _wait(pid: int, game_pid: int) -> None:
-    """Wait for a game's process to end; if the game itself goes away meanwhile, end it and
-    this host too (a hung bot must not outlive the game)."""
+def _wait(pid: int, game_pid: int, spare: int | None) -> int:
+    """Wait for a game's process to end, and return its exit status; if the game itself goes
+    away meanwhile, end it, the next one and this host too (a hung bot must not outlive the
+    game)."""
     pidfd: int | None = None
     if hasattr(os, "pidfd_open"):
         try:
@@ -133,60 +157,80 @@ def _wait(pid: int, game_pid: int) -> None:
         else:
             time.sleep(pause)
             pause = min(pause * 2, 0.1)
-        done, _status = os.waitpid(pid, os.WNOHANG)
+        done, status = os.waitpid(pid, os.WNOHANG)
         if done:
             if pidfd is not None:
                 os.close(pidfd)
-            return
+            return os.waitstatus_to_exitcode(status)
         if os.getppid() != game_pid:
-            os.kill(pid, 9)
+            for doomed in (pid, spare):
+                if doomed is not None:
+                    os.kill(doomed, 9)
             os._exit(0)
+
+
+def _fork_game(channel: _Channel, factory: Any, default_name: str,
+               after: int | None) -> tuple[int, int]:
+    """Fork the process of a coming game: (its pid, the read end of a pipe that reaches its
+    end when the process has ended). It waits first until the pipe ``after`` of the process
+    before it reaches its end, then says "idle" (unless it is the first) and plays."""
+    gate_read, gate_write = os.pipe()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    gc.freeze()  # the game's process leaves the host's objects (and their pages) alone
+    pid = os.fork()
+    if pid == 0:  # the game's own process: it holds gate_write until it ends
+        code = 0
+        try:
+            os.close(gate_read)
+            if after is not None:
+                while os.read(after, 64):
+                    pass
+                os.close(after)
+                channel.write(protocol.dump(protocol.IDLE))
+            code = _play(channel, factory, default_name)
+        except BaseException:  # noqa: BLE001 - the pipe broke: just end
+            code = CLOSED
+        finally:
+            try:
+                sys.stdout.flush()
+                sys.stderr.flush()
+            finally:
+                os._exit(code)
+    os.close(gate_write)
+    if after is not None:
+        os.close(after)
+    return pid, gate_read
 
 
 def main() -> None:
     channel = _Channel()
     game_pid = os.getppid()
     hello = channel.read()
-    if hello is None or hello["t"] != "hello":
+    if hello is None or hello[:1] != protocol.HELLO:
         return
-    path = hello.get("path")
+    message = protocol.load(hello)
+    path = message.get("path")
     if isinstance(path, list) and all(isinstance(p, str) for p in path):
         sys.path[:] = path
-    target = str(hello.get("target", ""))
+    target = str(message.get("target", ""))
     status, loaded = _load(target)
     if status != "loaded":
-        channel.write({"t": status, "why": str(loaded)})
+        kind = protocol.MISSING if status == "missing" else protocol.BROKEN
+        channel.write(protocol.dump(kind, {"why": str(loaded)}))
         return
-    channel.write({"t": "loaded"})
+    channel.write(protocol.dump(protocol.LOADED))
     default_name = target.partition(":")[2].rpartition(".")[2] or target
-    fork = getattr(os, "fork", None)
-    while True:
-        message = channel.read()
-        if message is None or message["t"] != "new":
+    if not hasattr(os, "fork"):
+        _play(channel, loaded, default_name)
+        return
+    pid, gate = _fork_game(channel, loaded, default_name, None)
+    while True:  # one game's process plays while the next one waits
+        spare, next_gate = _fork_game(channel, loaded, default_name, gate)
+        if _wait(pid, game_pid, spare) == CLOSED:
+            _wait(spare, game_pid, None)  # it finds the game gone too
             return
-        seed = message.get("seed")
-        seed = seed if type(seed) is int else 0
-        if fork is None:
-            _play(channel, loaded, seed, False, default_name)
-            return
-        sys.stdout.flush()
-        sys.stderr.flush()
-        gc.freeze()  # the game's process leaves the host's objects (and their pages) alone
-        pid = fork()
-        if pid == 0:  # the game's own process
-            code = 0
-            try:
-                _play(channel, loaded, seed, True, default_name)
-            except BaseException:  # noqa: BLE001 - the pipe broke: just end
-                code = 1
-            finally:
-                try:
-                    sys.stdout.flush()
-                    sys.stderr.flush()
-                finally:
-                    os._exit(code)
-        _wait(pid, game_pid)
-        channel.write({"t": "idle"})
+        pid, gate = spare, next_gate
 
 
 if __name__ == "__main__":

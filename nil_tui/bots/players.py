@@ -11,7 +11,6 @@ card was played for the bot.
 from __future__ import annotations
 
 import atexit
-import io
 import os
 import queue
 import select
@@ -21,7 +20,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any, cast
+from typing import IO, Any
 
 from ..engine import DECK, Card, Deal, PlayerView
 from . import HIDDEN, LEVELS, BotMissing, BotSpecError, make_bot, plugin_entry_points, protocol
@@ -151,110 +150,116 @@ class _Host:
                 stderr.close()  # the process has its own copy
         self.busy = False  # a game runs in it (or it was told to end one)
         self._buffer = b""
-        self._lines: queue.SimpleQueue[bytes | None] | None = None
+        self._stdin = self.proc.stdin.fileno() if self.proc.stdin is not None else -1
+        self._stdout = self.proc.stdout.fileno() if self.proc.stdout is not None else -1
+        self._chunks: queue.SimpleQueue[bytes] | None = None
         if not _SELECT_PIPES:  # no select() on pipes here: a thread reads them
-            self._lines = queue.SimpleQueue()
+            self._chunks = queue.SimpleQueue()
             threading.Thread(target=self._read, name="bot-host-reader", daemon=True).start()
         _LIVE.add(self)
         try:
-            self.send({"t": "hello", "target": target, "path": list(sys.path)})
-            reply = self.receive(START_TIMEOUT, {"loaded", "missing", "broken"})
+            self.send(protocol.dump(protocol.HELLO, {"target": target, "path": list(sys.path)}))
+            reply = self.receive(START_TIMEOUT, {protocol.LOADED, protocol.MISSING,
+                                                 protocol.BROKEN})
         except BaseException:
             self.kill()
             raise
-        if reply["t"] != "loaded":
+        if reply[:1] != protocol.LOADED:
             self.kill()
-            why = protocol.clip(str(reply.get("why", "")), 200)
-            raise (BotMissing if reply["t"] == "missing" else BotSpecError)(why)
+            why = protocol.clip(str(protocol.load(reply).get("why", "")), 200)
+            raise (BotMissing if reply[:1] == protocol.MISSING else BotSpecError)(why)
 
     def _read(self) -> None:
-        raw, lines = self.proc.stdout, self._lines
-        assert raw is not None and lines is not None
-        stream = io.BufferedReader(cast(Any, raw))
+        chunks = self._chunks
+        assert chunks is not None
         try:
             while True:
-                line = stream.readline(protocol.MAX_LINE + 1)
-                if not line:
+                chunk = os.read(self._stdout, 1 << 16)
+                if not chunk:
                     break
-                lines.put(line)
+                chunks.put(chunk)
         except (OSError, ValueError):
             pass
-        lines.put(None)
+        chunks.put(b"")
 
-    def _next_line(self, deadline: float | None) -> bytes | None:
-        """The next line the process wrote (None at its end); queue.Empty at the deadline."""
-        if self._lines is not None:
-            wait = None if deadline is None else max(0.0, deadline - _now())
-            return self._lines.get(timeout=wait)
-        stream = self.proc.stdout
-        assert stream is not None
-        fd = stream.fileno()
-        while b"\n" not in self._buffer:
-            if len(self._buffer) > protocol.MAX_LINE:
-                line, self._buffer = self._buffer, b""
-                return line  # too long: not a message
-            wait = None if deadline is None else max(0.0, deadline - _now())
-            ready, _, _ = select.select([fd], [], [], wait)
-            if not ready:
-                raise queue.Empty
+    def _next(self, deadline: float | None) -> bytes | None:
+        """The next message the process wrote (None at its end, or when what it wrote is not
+        a message); queue.Empty at the deadline."""
+        while True:
             try:
-                chunk = os.read(fd, 1 << 16)
-            except OSError:
-                chunk = b""
+                body, self._buffer = protocol.split(self._buffer)
+            except ValueError:
+                return None
+            if body is not None:
+                return body
+            wait = None if deadline is None else max(0.0, deadline - _now())
+            if self._chunks is not None:
+                chunk = self._chunks.get(timeout=wait)
+            else:
+                fd = self._stdout
+                ready, _, _ = select.select([fd], [], [], wait)
+                if not ready:
+                    raise queue.Empty
+                try:
+                    chunk = os.read(fd, 1 << 16)
+                except OSError:
+                    chunk = b""
             if not chunk:
                 return None
             self._buffer += chunk
-        line, _, self._buffer = self._buffer.partition(b"\n")
-        return line + b"\n"
 
-    def send(self, message: dict[str, Any]) -> None:
-        stream = self.proc.stdin
-        data = memoryview(protocol.dump(message))
+    def send(self, data: bytes) -> None:
+        view = memoryview(data)
         try:
-            assert stream is not None
-            while data:
-                data = data[stream.write(data) or 0:]
+            while view:
+                view = view[os.write(self._stdin, view):]
         except (OSError, ValueError) as exc:
             raise _Gone("its process has ended") from exc
 
-    def receive(self, timeout: float | None, kinds: set[str], n: object = None
-                ) -> dict[str, Any]:
+    def receive(self, timeout: float | None, kinds: set[bytes], n: int | None = None) -> bytes:
         """The next message of one of these kinds (answers to earlier questions are skipped);
         _Gone when the process ends, writes garbage or says nothing within ``timeout``."""
         deadline = None if timeout is None else _now() + timeout
         while True:
             try:
-                line = self._next_line(deadline)
+                body = self._next(deadline)
             except queue.Empty:
                 raise _Gone("timeout") from None
-            if line is None:
+            if body is None:
                 raise _Gone("its process has ended")
-            message = protocol.load(line)
-            if message is None:
-                raise _Gone("it wrote something that is not an answer")
-            kind = message["t"]
-            if kind == "idle" and "idle" not in kinds:
+            kind = body[:1]
+            if kind == protocol.IDLE and protocol.IDLE not in kinds:
                 self.busy = False
                 raise _Gone("its process has ended")
-            if kind in kinds and (n is None or message.get("n") == n):
-                return message
+            if kind in kinds:
+                if n is None:
+                    return body
+                try:
+                    if protocol.read_answer(body)[1] == n:
+                        return body
+                except ValueError:
+                    raise _Gone("it wrote something that is not an answer") from None
+            elif kind not in _KINDS:
+                raise _Gone("it wrote something that is not an answer")
 
-    def start_game(self, seed: int) -> dict[str, Any]:
-        """Start a game's process; its "ready" message, or BotSpecError."""
+    def start_game(self, seed: int) -> str:
+        """Start a game's process; the bot's name, or BotSpecError."""
         self.busy = True
-        self.send({"t": "new", "seed": seed})
-        reply = self.receive(START_TIMEOUT, {"ready", "broken"})
-        if reply["t"] != "ready":
-            raise BotSpecError(protocol.clip(str(reply.get("why", "")), 200))
-        return reply
+        self.send(protocol.dump(protocol.NEW, {"seed": seed}))
+        reply = self.receive(START_TIMEOUT, {protocol.READY, protocol.BROKEN})
+        message = protocol.load(reply)
+        if reply[:1] != protocol.READY:
+            raise BotSpecError(protocol.clip(str(message.get("why", "")), 200))
+        return str(message.get("name", ""))
 
     def end_game(self) -> None:
-        """Tell the game's process to end (its "idle" is read when the host is next used)."""
-        self.send({"t": "end"})
+        """Tell the game's process to end (the next one's "idle" is read when the host is next
+        used)."""
+        self.send(_END)
 
     def wait_idle(self) -> None:
         if self.busy:
-            self.receive(IDLE_TIMEOUT, {"idle"})
+            self.receive(IDLE_TIMEOUT, {protocol.IDLE})
             self.busy = False
 
     def kill(self) -> None:
@@ -291,6 +296,9 @@ _PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
 _HOST_START = ("import sys; sys.path.append(sys.argv.pop()); "
                "from nil_tui.bots.host import main; main()")
 _LIVE: set[_Host] = set()
+_END = protocol.dump(protocol.END)
+_KINDS = {protocol.LOADED, protocol.MISSING, protocol.BROKEN, protocol.READY, protocol.IDLE,
+          protocol.CARD, protocol.BAD, protocol.ERROR}
 _IDLE: dict[tuple[object, ...], list[_Host]] = {}
 _POOL_LOCK = threading.Lock()
 _POOL_LIMIT = 8
@@ -405,6 +413,7 @@ class _PluginPlayer(BotPlayer):
         self._deciding = False  # a decision is on its way (close() may come from elsewhere)
         self._n = 0
         self._restarts = 0
+        self._encoder = protocol.Encoder()
         default = target.partition(":")[2].rpartition(".")[2] or spec
         self.name = protocol.safe_name(default, "Bot")
         self._host: _Host | None = None
@@ -422,7 +431,7 @@ class _PluginPlayer(BotPlayer):
         except BotSpecError as exc:
             self._abandon()
             raise BotSpecError(f"bot {spec!r}: {exc}") from None
-        self.name = protocol.safe_name(ready.get("name"), self.name)
+        self.name = protocol.safe_name(ready, self.name)
 
     def _abandon(self) -> None:
         host, self._host = self._host, None
@@ -453,11 +462,11 @@ class _PluginPlayer(BotPlayer):
             why = "it did not answer in time" if str(exc) == "timeout" else str(exc)
             return Choice(card, _incident(f"{self.name} could not be started again ({why}); "
                                           f"{card} was played for it"))
-        self._n += 1
+        self._n = n = (self._n + 1) & 0xFFFFFFFF
         self._deciding = True
         try:
-            host.send({"t": "decide", "n": self._n, "v": protocol.encode_view(view)})
-            reply = host.receive(self._cap, {"card", "bad", "error"}, self._n)
+            host.send(self._encoder.decide(n, view))
+            kind, _n, what = protocol.read_answer(host.receive(self._cap, _ANSWERS, n))
         except (_Gone, OSError, ValueError) as exc:
             self._abandon()
             if str(exc) == "timeout":
@@ -468,19 +477,18 @@ class _PluginPlayer(BotPlayer):
                                           "was played for it"))
         finally:
             self._deciding = False
-        kind = reply["t"]
-        why = protocol.clip(str(reply.get("why", "")), protocol.WHY_LIMIT)
-        if kind == "error":
+        if kind == protocol.CARD and type(what) is int:
+            for chosen in legal:
+                if chosen.index == what:
+                    return _CLEAN[what]
+            return Choice(card, _incident(f"{self.name} chose {_card_text(what)}, which is not "
+                                          f"a legal card; {card} was played for it"))
+        why = protocol.clip(str(what), protocol.WHY_LIMIT)
+        if kind == protocol.ERROR:
             return Choice(card, _incident(f"{self.name} failed ({why}); {card} was played "
                                           "for it"))
-        index = reply.get("i")
-        chosen = next((c for c in legal if c.index == index), None) if type(index) is int \
-            else None
-        if chosen is None:
-            what = why if kind == "bad" else _card_text(index)
-            return Choice(card, _incident(f"{self.name} chose {what}, which is not a legal "
-                                          f"card; {card} was played for it"))
-        return _CLEAN[chosen.index]
+        return Choice(card, _incident(f"{self.name} chose {why}, which is not a legal card; "
+                                      f"{card} was played for it"))
 
     def close(self) -> None:
         if self._closed:
@@ -495,6 +503,9 @@ class _PluginPlayer(BotPlayer):
                 _release(self._key, host)
             except _Gone:
                 host.kill()
+
+
+_ANSWERS = {protocol.CARD, protocol.BAD, protocol.ERROR}
 
 
 def _card_text(index: object) -> str:

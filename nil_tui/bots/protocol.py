@@ -1,29 +1,39 @@
-"""The messages between the game and a plugin bot's process: one JSON object per line.
+"""The messages between the game and a plugin bot's process.
 
 A plugin never gets the game's objects, only this copy of its :class:`PlayerView`, rebuilt
 in its own process from plain numbers (cards by their 0..51 index). Both sides import this
 module, which needs only the engine and the standard library.
 
-The game speaks first and waits for each answer before it says anything else::
+Every message is a frame: its length (4 bytes, little-endian), one byte that says what it is,
+then its body. The rare messages carry a JSON object; a decision and its answer, the only
+frequent ones, are a few packed integers (see :func:`encode_decide`), so that a decision costs
+little more than the two writes and two reads that carry it.
 
-    game -> host    {"t": "hello", "target": "module:Name", "path": [...]}
-    host -> game    {"t": "loaded"} | {"t": "missing", "why": "..."} | {"t": "broken", ...}
-    game -> host    {"t": "new", "seed": 123}           (one game: a fresh bot process)
-    bot  -> game    {"t": "ready", "name": "Ducker", "reuse": true} | {"t": "broken", ...}
-    game -> bot     {"t": "decide", "n": 1, "v": [...]}  (the view, see encode_view)
-    bot  -> game    {"t": "card", "n": 1, "i": 37} | {"t": "bad" | "error", "n": 1, "why": ...}
-    game -> bot     {"t": "end"}
-    host -> game    {"t": "idle"}                        (ready for the next "new")
+The game speaks first, and waits for each answer before it says anything else (so a
+process never reads a message meant for the next one)::
+
+    game -> host    h {"target": "module:Name", "path": [...]}
+    host -> game    l {} | m {"why": "..."} (missing) | b {"why": "..."} (broken)
+    game -> bot     n {"seed": 123}               (one game, in a fresh process)
+    bot  -> game    r {"name": "Ducker"} | b {"why": ...}
+    game -> bot     d n, the view                 (see encode_decide)
+    bot  -> game    c n, card index | x n, why (not a card) | f n, why (it raised)
+    game -> bot     e {}                          (the game is over: the process ends)
+    bot  -> game    i {}                          (the next game's process is ready)
+
+The next game's process is forked while a game runs and waits until its predecessor has
+ended; its "i" is also how the game learns that a process ended in the middle of a game.
 """
 
 from __future__ import annotations
 
 import json
+import struct
 from typing import Any
 
 from ..engine import DECK, Card, PlayerView, Trick
 
-MAX_LINE = 1 << 16  # longest message accepted; a longer line is a broken bot
+MAX_MESSAGE = 1 << 16  # longest message accepted; a longer one is a broken bot
 WHY_LIMIT = 160  # characters kept of a bot's error text or of what it returned
 NAME_LIMIT = 40  # characters kept of a bot's name
 
@@ -97,57 +107,157 @@ def safe_name(raw: object, default: str) -> str:
     return clip(default, NAME_LIMIT) or "Bot"
 
 
-# --- the view, by value --------------------------------------------------------------------
-def _indexes(cards: tuple[Card, ...]) -> list[int]:
-    return [c.index for c in cards]
+# --- frames ---------------------------------------------------------------------------------
+HELLO, LOADED, MISSING, BROKEN = b"h", b"l", b"m", b"b"
+NEW, READY, DECIDE, END, IDLE = b"n", b"r", b"d", b"e", b"i"
+CARD, BAD, ERROR = b"c", b"x", b"f"
+_LENGTH = struct.Struct("<I")
+_ANSWER = struct.Struct("<IB")  # decision number, card index
+_NUMBER = struct.Struct("<I")
 
 
-def encode_view(view: PlayerView) -> list[Any]:
-    """The view as plain numbers and lists (JSON-ready)."""
-    return [view.seat, _indexes(view.hand), _indexes(view.legal), _indexes(view.trick),
-            view.leader, [[t.leader, _indexes(t.cards), t.winner] for t in view.tricks],
-            list(view.taken), list(view.hand_sizes), view.dealer, view.deal_number,
-            view.deals_planned, list(view.totals), view.to_move]
+def frame(kind: bytes, body: bytes = b"") -> bytes:
+    return _LENGTH.pack(len(body) + 1) + kind + body
 
 
-def _cards(data: Any) -> tuple[Card, ...]:
-    return tuple(DECK[i] for i in data)
+def dump(kind: bytes, message: dict[str, Any] | None = None) -> bytes:
+    """A rare message: its kind and a JSON object."""
+    text = json.dumps(message or {}, separators=(",", ":"), ensure_ascii=True)
+    return frame(kind, text.encode())
 
 
-def _four(data: Any) -> tuple[int, int, int, int]:
-    a, b, c, d = (int(x) for x in data)
-    return (a, b, c, d)
-
-
-def decode_view(data: list[Any]) -> PlayerView:
-    """The :class:`PlayerView` that ``encode_view`` wrote (ValueError for anything else)."""
+def load(body: bytes) -> dict[str, Any]:
+    """The JSON object of a rare message (empty when it is not one)."""
     try:
-        (seat, hand, legal, trick, leader, tricks, taken, sizes, dealer, number, planned,
-         totals, to_move) = data
-        return PlayerView(
-            seat=int(seat), hand=_cards(hand), legal=_cards(legal), trick=_cards(trick),
-            leader=int(leader),
-            tricks=tuple(Trick(int(t[0]), _cards(t[1]), int(t[2])) for t in tricks),
-            taken=_four(taken), hand_sizes=_four(sizes), dealer=int(dealer),
-            deal_number=int(number), deals_planned=int(planned), totals=_four(totals),
-            to_move=None if to_move is None else int(to_move))
-    except (TypeError, ValueError, IndexError) as exc:
-        raise ValueError(f"not a view: {exc}") from None
-
-
-# --- lines -----------------------------------------------------------------------------------
-def dump(message: dict[str, Any]) -> bytes:
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=True).encode() + b"\n"
-
-
-def load(line: bytes) -> dict[str, Any] | None:
-    """The message on one line, or None when it is not one (garbage, a stray print)."""
-    if not line.endswith(b"\n") or len(line) > MAX_LINE:
-        return None
-    try:
-        message = json.loads(line)
+        message = json.loads(body[1:])
     except ValueError:
-        return None
-    if isinstance(message, dict) and isinstance(message.get("t"), str):
-        return message
-    return None
+        return {}
+    return message if isinstance(message, dict) else {}
+
+
+def split(buffer: bytes) -> tuple[bytes | None, bytes]:
+    """(the first whole message, the rest) of what was read; (None, buffer) while the message
+    is incomplete. ValueError when the length is not that of a message."""
+    if len(buffer) < 4:
+        return None, buffer
+    (size,) = _LENGTH.unpack_from(buffer)
+    if not 0 < size <= MAX_MESSAGE:
+        raise ValueError("not a message")
+    end = 4 + size
+    if len(buffer) < end:
+        return None, buffer
+    return buffer[4:end], buffer[end:]
+
+
+def answer_card(n: int, index: int) -> bytes:
+    return frame(CARD, _ANSWER.pack(n & 0xFFFFFFFF, index))
+
+
+def answer_why(kind: bytes, n: int, why: str) -> bytes:
+    return frame(kind, _NUMBER.pack(n & 0xFFFFFFFF) + why.encode("utf-8", "replace"))
+
+
+def read_answer(body: bytes) -> tuple[bytes, int, int | str]:
+    """(kind, decision number, card index or why) of an answer; ValueError if it is none."""
+    kind = body[:1]
+    if kind == CARD and len(body) == 1 + _ANSWER.size:
+        n, index = _ANSWER.unpack_from(body, 1)
+        return kind, n, index
+    if kind in (BAD, ERROR) and len(body) >= 1 + _NUMBER.size:
+        (n,) = _NUMBER.unpack_from(body, 1)
+        return kind, n, body[1 + _NUMBER.size:].decode("utf-8", "replace")
+    raise ValueError("not an answer")
+
+
+# --- the view, by value --------------------------------------------------------------------
+# A decision: its number; seat, leader, dealer, to_move (255: None); taken and hand sizes per
+# seat; deal number and deals planned; the totals; how many cards the hand, the legal cards
+# and the trick in play have and how many tricks are finished. Then one byte per card: the
+# hand, the legal cards, the trick, and per finished trick its leader, four cards, winner.
+_VIEW = struct.Struct("<I12B2I4q4B")
+_NONE = 255
+
+
+class Encoder:
+    """The game's side: a view as a decision message. The finished tricks are encoded once
+    per deal (kept while the views it is given extend the same tricks)."""
+
+    def __init__(self) -> None:
+        self._tricks: tuple[Trick, ...] = ()
+        self._packed = b""
+
+    def decide(self, n: int, view: PlayerView) -> bytes:
+        tricks = view.tricks
+        known = self._tricks
+        if len(tricks) < len(known) or (
+                known and not all(map(tuple.__eq__, known, tricks))):
+            known, self._packed = (), b""
+        if len(tricks) > len(known):
+            parts = [self._packed]
+            for trick in tricks[len(known):]:
+                cards = trick.cards
+                if len(cards) != 4:
+                    raise ValueError("a finished trick has four cards")
+                parts.append(bytes((trick.leader, *cards, trick.winner)))
+            self._packed = b"".join(parts)
+        self._tricks = tricks
+        t, h, tt = view.taken, view.hand_sizes, view.totals
+        hand, legal, cards = view.hand, view.legal, view.trick
+        body = _VIEW.pack(
+            n & 0xFFFFFFFF, view.seat, view.leader, view.dealer,
+            _NONE if view.to_move is None else view.to_move, t[0], t[1], t[2], t[3],
+            h[0], h[1], h[2], h[3], view.deal_number, view.deals_planned,
+            tt[0], tt[1], tt[2], tt[3], len(hand), len(legal), len(cards), len(tricks))
+        return frame(DECIDE, body + bytes(hand) + bytes(legal) + bytes(cards) + self._packed)
+
+
+_card = DECK.__getitem__
+
+
+class Decoder:
+    """The plugin's side: the view of a decision message. Its finished tricks are rebuilt
+    once per deal (they cannot be changed: tuples of cards)."""
+
+    def __init__(self) -> None:
+        self._packed = b""
+        self._tricks: tuple[Trick, ...] = ()
+
+    def decide(self, body: bytes) -> tuple[int, PlayerView]:
+        """(decision number, view); ValueError for anything that is not a decision."""
+        try:
+            (n, seat, leader, dealer, to_move, t0, t1, t2, t3, h0, h1, h2, h3, number, planned,
+             s0, s1, s2, s3, nh, nl, nt, ntr) = _VIEW.unpack_from(body, 1)
+            a = 1 + _VIEW.size
+            b, c, d = a + nh, a + nh + nl, a + nh + nl + nt
+            if body[:1] != DECIDE or len(body) != d + 6 * ntr:
+                raise ValueError("not a decision")
+            packed = body[d:]
+            known = self._packed
+            if packed[:len(known)] != known:
+                known, self._tricks = b"", ()
+            tricks = self._tricks
+            for k in range(len(known), len(packed), 6):
+                r = packed[k:k + 6]
+                tricks += (Trick(r[0], tuple(map(_card, r[1:5])), r[5]),)
+            self._packed, self._tricks = packed, tricks
+            view = PlayerView(
+                seat=seat, hand=tuple(map(_card, body[a:b])),
+                legal=tuple(map(_card, body[b:c])), trick=tuple(map(_card, body[c:d])),
+                leader=leader, tricks=tricks, taken=(t0, t1, t2, t3),
+                hand_sizes=(h0, h1, h2, h3), dealer=dealer, deal_number=number,
+                deals_planned=planned, totals=(s0, s1, s2, s3),
+                to_move=None if to_move == _NONE else to_move)
+        except (struct.error, IndexError, TypeError) as exc:
+            raise ValueError(f"not a view: {exc}") from None
+        return n, view
+
+
+def encode_view(view: PlayerView) -> bytes:
+    """The view as a decision message (numbered 0)."""
+    return Encoder().decide(0, view)
+
+
+def decode_view(message: bytes) -> PlayerView:
+    """The :class:`PlayerView` of a decision message as :func:`encode_view` wrote it
+    (ValueError for anything else)."""
+    return Decoder().decide(message[4:])[1]
