@@ -316,7 +316,7 @@ async def test_setup_offers_resume_and_starts_with_its_options(
         assert table(app).game.deals_planned == 3
 
 
-async def test_a_game_from_the_command_line_is_the_last_settings_used(nil_home: Any) -> None:
+async def test_a_game_from_the_command_line_leaves_the_settings_alone(nil_home: Any) -> None:
     options = PlayOptions(deals=5, bots=("easy", "easy", "easy"), seed=42, speed="instant")
     app = NilApp("play", options=options)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -325,7 +325,8 @@ async def test_a_game_from_the_command_line_is_the_last_settings_used(nil_home: 
     app = NilApp("setup")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        assert app.screen.query_one("#deals").value == "5"  # type: ignore[attr-defined]
+        # Flags apply to their game only: setup shows its own choices (here the defaults).
+        assert app.screen.query_one("#deals").value == "8"  # type: ignore[attr-defined]
         # A seed belongs to one game: the next one is dealt afresh unless a seed is typed.
         assert app.screen.query_one("#seed").value == ""  # type: ignore[attr-defined]
 
