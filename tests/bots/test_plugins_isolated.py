@@ -325,3 +325,77 @@ def test_closing_a_player_while_it_thinks_ends_its_process(tmp_path: Path,
     assert not _alive(hung)
     kept = {id(h) for hosts in players_module._IDLE.values() for h in hosts}
     assert kept <= before  # its process was not kept for another game
+
+
+def test_the_view_a_plugin_receives_is_the_view_of_the_game() -> None:
+    import random
+
+    from nil_tui.bots import protocol
+    from nil_tui.engine import Deal
+
+    encoder, decoder = protocol.Encoder(), protocol.Decoder()
+    rng = random.Random(3)
+    views = []
+    for number in range(1, 4):
+        deal = Deal.new(rng.randrange(4), rng)
+        while not deal.is_over:
+            views += [deal.view(seat) for seat in range(4)]  # whose turn it is, and not
+            deal.play(rng.choice(deal.legal_moves()))
+        views += [deal.view(seat) for seat in range(4)]
+        views.append(views[5 * number])  # back to an earlier position
+    for n, view in enumerate(views):
+        message = encoder.decide(n, view)
+        assert decoder.decide(message[4:]) == (n, view)
+        assert protocol.decode_view(protocol.encode_view(view)) == view
+    assert any(v.to_move is None for v in views) and any(not v.legal for v in views)
+
+
+def test_what_is_not_a_decision_is_rejected_by_the_plugins_process() -> None:
+    import random
+
+    from nil_tui.bots import protocol
+    from nil_tui.engine import Deal
+
+    deal = Deal.new(0, random.Random(1))
+    good = protocol.encode_view(deal.view(deal.to_move or 0))
+    bad_card = bytearray(good)
+    bad_card[-1] = 52  # no such card
+    for message in (good[:-1], good + b"\0", bytes(bad_card), protocol.dump(protocol.END),
+                    good[:4] + protocol.CARD + good[5:]):
+        with pytest.raises(ValueError):
+            protocol.decode_view(message)
+    with pytest.raises(ValueError):
+        protocol.split(b"\0\0\0\0d")  # an empty message
+    with pytest.raises(ValueError):
+        protocol.split((protocol.MAX_MESSAGE + 1).to_bytes(4, "little"))
+    assert protocol.split(good[:7]) == (None, good[:7])
+    assert protocol.split(good + good[:3]) == (good[4:], good[:3])
+
+
+def test_every_game_gets_a_fresh_process_though_the_next_one_is_forked_early(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "games.txt"
+    (tmp_path / "nil_counter.py").write_text(
+        "import os\n"
+        "BUILT = []\n"
+        "class Counter:\n"
+        "    name = 'Counter'\n"
+        "    def __init__(self, seed=0):\n"
+        "        BUILT.append(seed)\n"
+        f"        with open({str(out)!r}, 'a') as f:\n"
+        "            f.write(f'{os.getpid()} {len(BUILT)}\\n')\n"
+        "    def choose(self, view):\n"
+        "        return view.legal[-1]\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for seed in range(4):
+        game, _ = play(["nil_counter:Counter", "easy", "easy", "easy"], seed=seed)
+        assert incidents(game, 0) == []
+    rows = [line.split() for line in out.read_text().splitlines()]
+    assert len(rows) == 4 and len({pid for pid, _ in rows}) == 4
+    assert {built for _, built in rows} == {"1"}  # nothing of an earlier game in memory
+    for pid, _ in rows:
+        for _ in range(200):  # each game's process is gone (the last one's once it ends)
+            if not _alive(int(pid)):
+                break
+            time.sleep(0.05)
+        assert not _alive(int(pid))
