@@ -23,7 +23,7 @@ def _run(start: str, command: str, **kwargs: Any) -> int:
         store = kwargs.get("store")
         if store is not None:
             store.close()
-        print(problem, file=sys.stderr)
+        lifecycle.say(problem)  # (or the terminal closed as the app started)
         return lifecycle.EXIT_NO_TERMINAL
     import gc
 

@@ -518,11 +518,16 @@ def run(app: App[Any], command: str, headless: bool = False) -> int:
             ending.finished()
     status = ending.exit_status(result)
     if ending.crash is not None:
-        try:
-            print(ending.crash_line(), file=sys.stderr, flush=True)
-        except (OSError, ValueError):
-            pass
+        say(ending.crash_line())
     return status
+
+
+def say(line: str) -> None:
+    """One line on stderr, unless the terminal it would go to is gone."""
+    try:
+        print(line, file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        pass
 
 
 def _close_loop(loop: asyncio.AbstractEventLoop) -> None:
