@@ -5,15 +5,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .engine.game import DEFAULT_DEALS, MAX_DEALS
-
 SPEEDS = ("instant", "fast", "normal", "slow")
 BOT_SEATS = {"W": 1, "N": 2, "E": 3}
 
 
+def _default_deals() -> int:
+    # The engine is imported when options are first made, not with this module: the command
+    # line parses without it, and the app loads it with garbage collection off (see launch).
+    from .engine.game import DEFAULT_DEALS
+
+    return DEFAULT_DEALS
+
+
 @dataclass(frozen=True)
 class PlayOptions:
-    deals: int = DEFAULT_DEALS
+    deals: int = field(default_factory=_default_deals)
     bots: tuple[str, str, str] = ("normal", "normal", "normal")  # West, North, East
     seed: int | None = None
     speed: str = "normal"
@@ -32,6 +38,8 @@ DEFAULT_LEVEL = "normal"  # the level offered when a seat's bot is not available
 def options_from_dict(data: dict[str, Any], base: PlayOptions | None = None) -> PlayOptions:
     """PlayOptions from saved settings (unknown keys ignored, bad values replaced); not
     marked as chosen in setup."""
+    from .engine.game import MAX_DEALS
+
     base = base or PlayOptions()
     out = replace(base, from_setup=False)
     deals = data.get("deals")
