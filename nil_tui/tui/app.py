@@ -14,7 +14,6 @@ from textual import events, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Static
 
 from ..driver import SUBSTITUTE, short_text
 from ..engine import SEAT_NAMES
@@ -102,9 +101,9 @@ class NilApp(App[int]):
         self._settings_later: PlayOptions | None = None
 
     def compose(self) -> ComposeResult:
-        """The default screen: the first frame of ``nil-tui play`` while the table is built."""
-        yield Static("Zero · shuffling the cards…" if self.start == "play" else "",
-                     id="shuffling")
+        """The default screen stays empty: the first screen shown (the table for ``play``)
+        is pushed over it as soon as the app is up."""
+        yield from ()
 
     # --- the store ------------------------------------------------------------------------
     @property
