@@ -72,7 +72,7 @@ class DealEnded:
 
     def summary(self, names: Sequence[str] = SEAT_NAMES) -> str:
         """The result in plain words."""
-        return describe_result(self.taken, self.points, self.early, names)
+        return describe_result(self.taken, self.points, names)
 
 
 @dataclass(frozen=True)
@@ -84,18 +84,24 @@ class GameEnded:
 Event = DealStarted | CardPlayed | TrickWon | DealEnded | GameEnded
 
 
-def describe_result(taken: Sequence[int], points: Sequence[int], early: bool,
+def describe_result(taken: Sequence[int], points: Sequence[int],
                     names: Sequence[str] = SEAT_NAMES) -> str:
-    """How a deal ended, in the player's words."""
+    """How a deal ended, in the player's words; the points are the deal's score (``score``),
+    never worked out again here."""
     clean = [s for s in range(4) if taken[s] == 0]
-    if early or not clean:
-        return "Everyone took a trick: 1 point each."
+    if not clean:
+        return f"Everyone took a trick: {_points(points[0])} each."
     if len(clean) == 1:
-        return f"{names[clean[0]]} stayed clean: 3 points."
+        return f"{names[clean[0]]} stayed clean: {_points(points[clean[0]])}."
     if len(clean) == 2:
-        return f"{names[clean[0]]} and {names[clean[1]]} stayed clean: 1 point each."
+        return (f"{names[clean[0]]} and {names[clean[1]]} stayed clean: "
+                f"{_points(points[clean[0]])} each.")
     sweeper = next(s for s in range(4) if taken[s])
-    return f"{names[sweeper]} took every trick: 3 points."
+    return f"{names[sweeper]} took every trick: {_points(points[sweeper])}."
+
+
+def _points(n: int) -> str:
+    return f"{n} point" if n == 1 else f"{n} points"
 
 
 def _check_planned(deals_planned: object) -> None:

@@ -252,7 +252,7 @@ async def test_game_over_says_how_the_last_deal_was_scored_and_the_headline_once
         app.push_screen(GameOverScreen(game, quick_options, None))
         await pilot.pause()
         words = "\n".join(text_of(w) for w in app.screen.query(Static))
-        said = describe_result(last.taken, last.points, last.ended_early, SEAT_LABELS)
+        said = describe_result(last.taken, last.points, SEAT_LABELS)
         assert f"Deal 2 of 2: {said}" in words
         assert words.count("under the table") == 1, words
         losers = [SEAT_LABELS[s] for s in game.losers]

@@ -32,8 +32,8 @@ PLAYERS = [{"name": "South", "kind": "human"}] + [
 def fixed_levels(monkeypatch: pytest.MonkeyPatch) -> None:
     """Level descriptions change as bots are measured: pin them for the pictures."""
     monkeypatch.setattr(setup_screen, "level_choices", lambda: [
-        ("easy", "Easy", "A beginner: plays at random among its legal cards.\n"
-         "About 1 point behind Normal bots every 5 deals (-0.200 a deal, 200 games)."),
+        ("easy", "Easy", ("A beginner: plays at random among its legal cards.\n"
+         "About 1 point behind Normal bots every 5 deals (-0.200 a deal, 200 games).")),
         ("normal", "Normal", "Sound rules of thumb."),
     ])
 

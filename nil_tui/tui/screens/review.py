@@ -120,7 +120,7 @@ class ReviewScreen(NilScreen):
         head.append(f"   deal {self.deal_index + 1} of {len(self.game.deals)}, "
                     f"trick {step} of {self.steps}")
         if deal.is_over and step == self.steps:
-            head.append("   " + describe_result(deal.taken, deal.points, deal.ended_early,
+            head.append("   " + describe_result(deal.taken, deal.points,
                                                 SEAT_NAMES), style="cyan")
         self.query_one("#review-head", Static).update(head)
 

@@ -68,7 +68,7 @@ def last_deal_text(game: Game) -> Text | None:
     if last is None:
         return None
     text = Text(f"Deal {game.deals.index(last) + 1} of {game.deals_planned}: ", style="bold")
-    text.append(describe_result(last.taken, last.points, last.ended_early, SEAT_LABELS))
+    text.append(describe_result(last.taken, last.points, SEAT_LABELS))
     tk = ", ".join(f"{SEAT_LABELS[s]} {last.taken[s]}" for s in range(4))
     text.append(f"\nTricks taken: {tk}", style="dim")
     return text
@@ -97,7 +97,7 @@ class SummaryScreen(NilScreen):
                 head = Text(f"Deal {game.deals.index(last) + 1} of {game.deals_planned} is over",
                             style="bold")
                 head.append("\n")
-                head.append(describe_result(last.taken, last.points, last.ended_early, SEAT_LABELS))
+                head.append(describe_result(last.taken, last.points, SEAT_LABELS))
                 tk = ", ".join(f"{SEAT_LABELS[s]} {last.taken[s]}" for s in range(4))
                 head.append(f"\nTricks taken: {tk}", style="dim")
             else:
