@@ -325,6 +325,32 @@ class GameDriver:
         self.save()
         return events
 
+    def plays_to_undo(self) -> int:
+        """How many cards an undo would take back: the person's last card in the deal being
+        played and every card played after it (0 when there is none to take back)."""
+        if self.phase is not Phase.PLAYING:
+            return 0
+        deal = self.game.deal
+        seats = [t.player_of(k) for t in deal.tricks for k in range(4)]
+        seats += [(deal.leader + k) & 3 for k in range(len(deal.trick))]
+        for back, seat in enumerate(reversed(seats), 1):
+            if self.is_human(seat):
+                return back
+        return 0
+
+    def undo(self) -> tuple[Card, ...]:
+        """Take back the person's last card of this deal and every card played after it; the
+        bots then decide again from the same seeds and views, so they answer as before.
+        Returns the cards taken back, in play order. ValueError when there is nothing to take
+        back."""
+        plays = self.plays_to_undo()
+        if plays == 0:
+            raise ValueError("there is no card of yours to take back in this deal")
+        cards = self.game.take_back(plays)
+        self.turn += 1  # a bot's answer on its way is for a position that is gone
+        self.save()
+        return cards
+
     def next_deal(self) -> DealStarted:
         """Deal the next hand (the current deal must be over and the game not)."""
         started = self.game.next_deal()

@@ -189,3 +189,56 @@ def test_replacing_a_bot_drops_its_pending_answer() -> None:
 def test_run_refuses_a_game_with_a_person() -> None:
     with pytest.raises(ValueError, match="bots only"):
         GameDriver(Game(1, 1, players=PEOPLE), opener=Opener()).run()
+
+
+def test_undo_takes_back_your_card_and_the_bots_after_it_and_they_answer_the_same() -> None:
+    game = Game(1, 8, players=PEOPLE, dealer=0)  # West leads: three bots, then you
+    d = GameDriver(game, opener=Opener())
+    assert d.plays_to_undo() == 0
+    with pytest.raises(ValueError, match="no card of yours"):
+        d.undo()
+
+    def bots_play() -> None:
+        while (request := d.request()) is not None:
+            d.apply(d.decide(request))
+
+    bots_play()
+    before = game.to_record()
+    view_before = game.deal.view(0)
+    mine = game.deal.legal_moves()[-1]
+    d.play(mine)
+    bots_play()  # you won or lost the trick; the bots played on up to your next turn
+    played_after = len(game.deal.tricks) * 4 + len(game.deal.trick) - 4
+    assert d.plays_to_undo() == 1 + played_after
+    turn = d.turn
+    taken = d.undo()
+    assert taken[0] == mine and len(taken) == 1 + played_after
+    assert d.turn > turn and d.human_to_move()
+    assert game.deal.view(0) == view_before
+    record = game.to_record()
+    assert record["undone"] == [{"deal": 1, "trick": 1, "cards": [str(c) for c in taken]}]
+    assert {k: v for k, v in record.items() if k not in ("undone", "created")} == \
+        {k: v for k, v in before.items() if k != "created"}
+    # The record reads back with what was undone, and the game plays on.
+    again = Game.from_record(record)
+    assert again.undone == game.undone
+    d.play(game.deal.legal_moves()[0])
+
+
+def test_undo_moves_the_incidents_of_the_plays_taken_back_into_the_record() -> None:
+    game = Game(1, 8, players=[dict(p, bot="flaky") if p["kind"] == "bot" else p
+                               for p in PEOPLE], dealer=0)
+    d = GameDriver(game, opener=Opener())
+    for _ in range(3):  # each flaky bot fails its second decision
+        while (request := d.request()) is not None:
+            d.apply(d.decide(request))
+        d.play(game.deal.legal_moves()[0])
+    while (request := d.request()) is not None:
+        d.apply(d.decide(request))
+    assert game.incidents
+    count = len(game.incidents)
+    d.undo()
+    kept = [i for u in game.undone for i in u.get("incidents", [])]
+    assert len(game.incidents) + len(kept) == count
+    for incident in game.incidents:  # what is left was for cards still on the table
+        assert incident["trick"] <= game.deal.trick_number

@@ -190,3 +190,21 @@ def test_migration_keeps_huge_seeds(home: Path) -> None:
         assert row["seed"] == HUGE and row["finished"] is True
         assert s.finish_game(record, EASY) == Path("/old/0.json")  # known: counted once
         assert s.stats()["overall"]["games"] == 1
+
+
+def test_a_game_with_plays_taken_back_is_kept_apart_as_assisted(tmp_path: Path) -> None:
+    from nil_tui.engine import Game
+
+    with Store.open(tmp_path) as store:
+        for seed, undo in ((1, False), (2, True)):
+            game = Game(1, seed)
+            while not game.is_over:
+                game.play(game.deal.legal_moves()[0])
+                if undo and len(game.deal.trick) == 2 and not game.undone:
+                    game.take_back(1)
+            assert store.finish_game(game.to_record(), {"bots": ["easy"] * 3}) is not None
+        rows = {r["seed"]: r for r in store.history()}
+        assert rows[1]["opponents"] == "easy x3"
+        assert rows[2]["opponents"] == "easy x3 (assisted)"
+        by = store.stats()["by_difficulty"]
+        assert by["easy"]["games"] == 1 and by["easy (assisted)"]["games"] == 1

@@ -163,11 +163,12 @@ class Game:
         if first is None:
             cut = cut_for_dealer(random.Random(f"nil-tui:{seed}:cut"))
             first = cut.dealer
-        self._assign(deals_planned, seed, players or default_players(), cut, first, ())
+        self._assign(deals_planned, seed, players or default_players(), cut, first, (), ())
         self._start_deal()
 
     def _assign(self, deals_planned: int, seed: int | None, players: Sequence[dict[str, Any]],
-                cut: Cut | None, first_dealer: int, incidents: Sequence[dict[str, Any]]) -> None:
+                cut: Cut | None, first_dealer: int, incidents: Sequence[dict[str, Any]],
+                undone: Sequence[dict[str, Any]]) -> None:
         """Set every field; no deal yet (the callers add them)."""
         self.deals_planned = deals_planned
         self.seed: int | None = seed
@@ -177,12 +178,14 @@ class Game:
         self.cut: Cut | None = cut
         self.first_dealer = first_dealer
         self.incidents: list[dict[str, Any]] = [dict(i) for i in incidents]
+        self.undone: list[dict[str, Any]] = [dict(u) for u in undone]  # plays taken back
         self.deals: list[Deal] = []
 
     @classmethod
     def from_parts(cls, *, deals_planned: int, seed: int | None,
                    players: Sequence[dict[str, Any]], cut: Cut | None, first_dealer: int,
-                   deals: Sequence[Deal], incidents: Sequence[dict[str, Any]] = ()) -> Game:
+                   deals: Sequence[Deal], incidents: Sequence[dict[str, Any]] = (),
+                   undone: Sequence[dict[str, Any]] = ()) -> Game:
         """A game in progress (or over) from its parts, e.g. as a record describes it.
 
         ``deals`` are the deals played so far, in order (the game takes them over: do not
@@ -200,7 +203,7 @@ class Game:
             raise ValueError(f"a game of {deals_planned} deals holds 1 to {deals_planned} "
                              f"deals, not {len(deals)}")
         game = cls.__new__(cls)
-        game._assign(deals_planned, seed, players, cut, first_dealer, incidents)
+        game._assign(deals_planned, seed, players, cut, first_dealer, incidents, undone)
         for number, deal in enumerate(deals, 1):
             if deal.dealer != game.dealer_of(number):
                 raise ValueError(f"deal {number} must be dealt by seat "
@@ -273,6 +276,41 @@ class Game:
             raise ValueError("the next deal can start only once the current deal is over "
                              "and the game is not")
         return self._start_deal()
+
+    def take_back(self, plays: int) -> tuple[Card, ...]:
+        """Take back the last ``plays`` cards of the deal being played (an undo), returned in
+        the order they were played. The record keeps them under ``undone``, with the incidents
+        of those plays. ValueError, and no change, unless the deal is still being played and
+        has that many cards played."""
+        deal = self.deal
+        played = len(deal.tricks) * 4 + len(deal.trick)
+        if self.phase is not Phase.PLAYING or not 1 <= plays <= played:
+            raise ValueError(f"cannot take back {plays} plays: the deal being played has "
+                             f"{played}" if self.phase is Phase.PLAYING else
+                             "cannot take back plays: the deal is over")
+        cards = [deal.undo() for _ in range(plays)][::-1]
+        first_trick = deal.trick_number
+        number = len(self.deals)
+        gone = [i for i in self.incidents if i.get("deal") == number
+                and isinstance(i.get("trick"), int) and self._after(i, first_trick)]
+        self.incidents = [i for i in self.incidents if i not in gone]
+        entry: dict[str, Any] = {"deal": number, "trick": first_trick,
+                                 "cards": [str(c) for c in cards]}
+        if gone:
+            entry["incidents"] = gone
+        self.undone.append(entry)
+        return tuple(cards)
+
+    def _after(self, incident: dict[str, Any], first_trick: int) -> bool:
+        """Whether an incident of this deal was for a card no longer on the table."""
+        trick = int(incident["trick"])
+        if trick > first_trick:
+            return True
+        if trick < first_trick:
+            return False
+        deal = self.deal
+        seats = {(deal.leader + k) & 3 for k in range(len(deal.trick))}
+        return incident.get("seat") not in seats
 
     def record_incident(self, seat: int, card: Card, reason: str) -> None:
         """Note that a card was played for a seat (a bot that failed), for the log and record."""

@@ -76,6 +76,8 @@ def to_record(game: Game) -> dict[str, Any]:
         record["losers"] = list(game.losers)
     if game.incidents:
         record["incidents"] = [dict(i) for i in game.incidents]
+    if game.undone:
+        record["undone"] = [dict(u) for u in game.undone]
     return record
 
 
@@ -251,11 +253,12 @@ def _read_deal_list(record: dict[str, Any], planned: int) -> list[Any]:
     return deals
 
 
-def _read_incidents(value: Any) -> list[dict[str, Any]]:
-    incidents = [] if value is None else _list(value, "incidents")
-    for k, item in enumerate(incidents):
-        _object(item, f"incidents[{k}]")
-    return [dict(i) for i in incidents]
+def _read_objects(value: Any, field: str) -> list[dict[str, Any]]:
+    """An optional list of objects (incidents, plays taken back)."""
+    items = [] if value is None else _list(value, field)
+    for k, item in enumerate(items):
+        _object(item, f"{field}[{k}]")
+    return [dict(i) for i in items]
 
 
 def _read_hands(value: Any, where: str) -> list[list[Card]]:
@@ -365,7 +368,8 @@ def from_record(record: Any) -> Game:
     value = record.get("cut")
     cut = None if value is None else _read_cut(value)
     raw = _read_deal_list(record, head.planned)
-    incidents = _read_incidents(record.get("incidents"))
+    incidents = _read_objects(record.get("incidents"), "incidents")
+    undone = _read_objects(record.get("undone"), "undone")
     first = cut.dealer if cut else _seat(
         raw[0].get("dealer") if isinstance(raw[0], dict) else None, "deals[0].dealer")
     last = len(raw) - 1
@@ -374,7 +378,7 @@ def from_record(record: Any) -> Game:
     try:
         game = Game.from_parts(deals_planned=head.planned, seed=head.seed,
                                players=head.players, cut=cut, first_dealer=first, deals=deals,
-                               incidents=incidents)
+                               incidents=incidents, undone=undone)
     except ValueError as exc:  # pragma: no cover - the readers above check all of this
         raise RecordError("deals", str(exc)) from None
     _check_result(record, game, head.finished)

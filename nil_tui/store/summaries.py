@@ -26,6 +26,10 @@ class GameSummary:
     result: str
     clean_deals: int
     points: int
+    assisted: bool = False  # plays were taken back (undo): kept apart in statistics
+
+
+ASSISTED = " (assisted)"  # added to the level and the opponents of an assisted game
 
 
 @dataclass(frozen=True)
@@ -111,18 +115,22 @@ def seed_of(record: JSONObject) -> int | None:
 def summarize(record: JSONObject, options: JSONObject | None,
               finished: bool = True) -> GameSummary:
     """What history and statistics keep of a game, from South's side (seat 0). An unfinished
-    game has no losers yet: it is neither lost nor won."""
+    game has no losers yet: it is neither lost nor won. A game in which plays were taken back
+    is "assisted": its level and opponents say so, so statistics keep it apart."""
     complete = _complete_deals(record)
     totals = _totals(record, complete)
     losers = _losers(record, totals, finished)
     clean = sum(1 for d in complete
                 if isinstance(d.get("taken"), list) and d["taken"] and d["taken"][0] == 0)
     lost = 0 in losers
+    assisted = bool(record.get("undone"))
+    mark = ASSISTED if assisted else ""
     return GameSummary(
-        seed=seed_of(record), difficulty=difficulty_of(options, record),
-        opponents=opponents_of(options, record), deals=len(complete), totals=totals,
+        seed=seed_of(record), difficulty=difficulty_of(options, record) + mark,
+        opponents=opponents_of(options, record) + mark, deals=len(complete), totals=totals,
         losers=losers, lost=lost, result=result_text(lost, losers, finished),
-        clean_deals=clean, points=sum(int(d["points"][0]) for d in complete))
+        clean_deals=clean, points=sum(int(d["points"][0]) for d in complete),
+        assisted=assisted)
 
 
 def fingerprint(record: JSONObject) -> str:
