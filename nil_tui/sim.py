@@ -25,14 +25,13 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO, cast
 
 from . import argtypes
+from .bots.safety import DEFAULT_TIME_CAP
 from .engine import SEAT_NAMES, Game
-from .engine.game import MAX_DEALS
+from .engine.game import DEFAULT_DEALS, MAX_DEALS
 
 EXIT_USAGE = 2
 DEFAULT_BOTS = "easy,easy,easy,easy"
 DEFAULT_GAMES = 10
-DEFAULT_DEALS = 8
-DEFAULT_TIME_CAP = 10.0
 
 
 # --- the command line ---------------------------------------------------------------------
@@ -478,16 +477,10 @@ class _Progress:
         self.stream.flush()
 
 
-def run_match(specs: Sequence[str], games: int, deals: int, seed: int, rotate: bool = False,
-              jobs: int = 1, time_cap: float | None = DEFAULT_TIME_CAP,
-              records_path: str | None = None, progress: bool = False, *,
-              records_file: TextIO | None = None) -> MatchResult:
-    """Play a match and return its statistics.
-
-    ``specs`` are four bot specs by lineup position (= seat without rotation). Records go to
-    ``records_path`` (a new .jsonl file) or an open ``records_file``, one game per line, in
-    game order. Raises ValueError for bad counts and BotSpecError for bad specs.
-    """
+def _check_match(specs: Sequence[str], games: int, deals: int, seed: int, jobs: int,
+                 time_cap: float | None) -> None:
+    """ValueError (TypeError for a seed that is not a number) for a match that cannot be
+    played."""
     if len(specs) != 4:
         raise ValueError(f"a match needs 4 bot specs, got {len(specs)}")
     for name, value in (("games", games), ("jobs", jobs)):
@@ -500,6 +493,19 @@ def run_match(specs: Sequence[str], games: int, deals: int, seed: int, rotate: b
     if time_cap is not None and not time_cap > 0:
         raise ValueError(f"time_cap must be a positive number of seconds or None, not "
                          f"{time_cap!r}")
+
+
+def run_match(specs: Sequence[str], games: int, deals: int, seed: int, rotate: bool = False,
+              jobs: int = 1, time_cap: float | None = DEFAULT_TIME_CAP,
+              records_path: str | None = None, progress: bool = False, *,
+              records_file: TextIO | None = None) -> MatchResult:
+    """Play a match and return its statistics.
+
+    ``specs`` are four bot specs by lineup position (= seat without rotation). Records go to
+    ``records_path`` (a new .jsonl file) or an open ``records_file``, one game per line, in
+    game order. Raises ValueError for bad counts and BotSpecError for bad specs.
+    """
+    _check_match(specs, games, deals, seed, jobs, time_cap)
     lineup = (specs[0], specs[1], specs[2], specs[3])
     own_file = records_file is None and records_path is not None
     out = open(records_path, "w", encoding="utf-8") if own_file else records_file  # type: ignore[arg-type]  # noqa: SIM115

@@ -13,6 +13,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
+from ...engine.game import MAX_DEALS
 from ...options import DEFAULT_LEVEL, SPEEDS, PlayOptions
 from .base import NilScreen
 
@@ -131,7 +132,7 @@ class SetupScreen(NilScreen):
                 with Horizontal(classes="field"):
                     yield Label("Deals")
                     yield Input(str(o.deals), id="deals", type="integer", max_length=2,
-                                tooltip="1 to 99 deals")
+                                tooltip=f"1 to {MAX_DEALS} deals")
                 with Horizontal(classes="field"):
                     yield Label("Seed")
                     yield Input("" if o.seed is None else str(o.seed), id="seed",
@@ -234,8 +235,8 @@ class SetupScreen(NilScreen):
             deals = int(deals_text)
         except ValueError:
             deals = 0
-        if not 1 <= deals <= 99:
-            self._error(Text("Deals: a whole number from 1 to 99.", style="bold red"))
+        if not 1 <= deals <= MAX_DEALS:
+            self._error(Text(f"Deals: a whole number from 1 to {MAX_DEALS}.", style="bold red"))
             self.set_focus(self.query_one("#deals", Input))
             return None
         seed_text = self.query_one("#seed", Input).value.strip()
