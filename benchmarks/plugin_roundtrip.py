@@ -4,9 +4,14 @@
 
 A trivial plugin (``Trivial`` below: the first legal card) plays from its own process, as every
 plugin does in a game. Printed: the round trip of ``decide`` (the view sent, the answer read
-and checked) as median, p95 and worst, against the same bot asked directly in this process;
-and the time to open a player (a new host process, then a pooled one forked for a new game).
-Target: under 2 ms median round trip.
+and checked) as median, p95 and worst, and the CPU it takes on each side, against the same bot
+asked directly in this process; the time to open a player (a new host process, then a pooled
+one, whose game process was forked in advance). Target: under 2 ms median round trip.
+
+And the floor under any of it, measured here the same way: the same number of bytes sent back
+and forth between this process and a forked one with nothing but ``os.write`` and ``os.read``
+on pipes (two writes, two reads, two wake-ups), and forking a process as large as the host
+and ending it.
 """
 
 from __future__ import annotations
@@ -18,6 +23,8 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+
+DECIDE_BYTES = 80  # about the size of a decision message (the answer is 9 bytes)
 
 
 class Trivial:
@@ -54,6 +61,64 @@ def summary(label: str, times: list[float]) -> str:
             f"p95 {p95 * 1000:7.3f} ms   max {times[-1] * 1000:7.3f} ms   (n={len(times)})")
 
 
+def cpu_children() -> float:
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def floor_round_trip(count: int) -> tuple[list[float], float, float]:
+    """Round trips of bare pipes between this process and a forked one: (times, CPU seconds
+    per round trip here, and in the other process)."""
+    import os
+
+    to_child, from_parent = os.pipe()
+    to_parent, from_child = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(from_parent)
+        os.close(to_parent)
+        while True:
+            data = os.read(to_child, 1 << 16)
+            if not data:
+                os._exit(0)
+            os.write(from_child, data[:9])
+    os.close(to_child)
+    os.close(from_child)
+    message = b"d" * DECIDE_BYTES
+    times = []
+    before, children = time.process_time(), cpu_children()
+    for _ in range(count):
+        t = time.perf_counter()
+        os.write(from_parent, message)
+        os.read(to_parent, 1 << 16)
+        times.append(time.perf_counter() - t)
+    here = time.process_time() - before
+    os.close(from_parent)
+    os.waitpid(pid, 0)
+    os.close(to_parent)
+    return times, here / count, (cpu_children() - children) / count
+
+
+def fork_and_end(count: int) -> tuple[float, float]:
+    """(wall, CPU) seconds to fork this process (the engine and the bots loaded, as in a host)
+    and let the copy end at once."""
+    import gc
+    import os
+
+    gc.freeze()
+    t, before, children = time.perf_counter(), time.process_time(), cpu_children()
+    for _ in range(count):
+        pid = os.fork()
+        if pid == 0:
+            os._exit(0)
+        os.waitpid(pid, 0)
+    cpu = time.process_time() - before + cpu_children() - children
+    gc.unfreeze()
+    return (time.perf_counter() - t) / count, cpu / count
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--decisions", type=int, default=2000)
@@ -65,6 +130,10 @@ def main() -> None:
 
     spec = "plugin_roundtrip:Trivial"
     shutdown()
+    children = cpu_children()
+    open_player(spec, 1, log=None).close()
+    shutdown()
+    start_cpu = cpu_children() - children  # a host's start and end, no decision
     t0 = time.perf_counter()
     player = open_player(spec, 1, log=None)
     first_open = time.perf_counter() - t0
@@ -72,12 +141,16 @@ def main() -> None:
     for view in positions[:50]:  # warm up
         player.decide(view)
     trips = []
+    before, children = time.process_time(), cpu_children()
     for view in positions:
         t = time.perf_counter()
         choice = player.decide(view)
         trips.append(time.perf_counter() - t)
         assert choice.incident is None and choice.card == view.legal[0]
+    here = (time.process_time() - before) / len(positions)
     player.close()
+    shutdown()  # its processes end: their CPU is counted
+    there = max(0.0, cpu_children() - children - start_cpu)
     reopen = []
     for k in range(30):
         t = time.perf_counter()
@@ -91,11 +164,21 @@ def main() -> None:
         t = time.perf_counter()
         bot.choose(view)
         direct.append(time.perf_counter() - t)
+    floor, floor_here, floor_there = floor_round_trip(len(positions))
+    fork_wall, fork_cpu = fork_and_end(100)
     print(summary("plugin decision round trip", trips))
+    print(f"{'':<34} CPU per decision: {here * 1e6:5.1f} us here, "
+          f"{there / len(positions) * 1e6:5.1f} us in the plugin's processes")
     print(summary("same bot called in this process", direct))
     print(f"{'open a player, new host process':<34} {first_open * 1000:7.1f} ms")
-    print(summary("open a player, pooled host (fork)", reopen))
+    print(summary("open a player, pooled host", reopen))
     print("target: round trip under 2 ms median")
+    print("the floor:")
+    print(summary("bare pipes, os.write + os.read", floor))
+    print(f"{'':<34} CPU per round trip: {floor_here * 1e6:5.1f} us here, "
+          f"{floor_there * 1e6:5.1f} us in the other process")
+    print(f"{'fork a process and end it':<34} {fork_wall * 1000:7.3f} ms wall, "
+          f"{fork_cpu * 1000:6.3f} ms CPU (both processes)")
     shutdown()
 
 

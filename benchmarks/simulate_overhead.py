@@ -16,6 +16,10 @@ figures wander; the CPU figures less so.
 - plugins: the same logic as a plugin (its own process per seat and game) against built in
   (target: within 1.5x): a trivial bot, the easy and normal levels' code named by
   ``module:Name`` (which makes them plugins), and the hard level's on ``--search-games``.
+  The plugin rows include starting the four host processes (``python -m nil_tui.bots.host``,
+  once per run and seat); the line below each gives that start alone (four players opened
+  and closed, no card played) and the ratio of the rest, which is what each further game
+  costs.
 """
 
 from __future__ import annotations
@@ -62,6 +66,8 @@ def play_games(open_seats: Callable[[int], tuple[Ask, Callable[[], None]]], game
 
     records = []
     wall, cpu = time.perf_counter(), cpu_seconds()
+    if games == 0:  # the players of one game opened and closed: what starting them costs
+        open_seats(seed * 1000)[1]()
     for g in range(games):
         ask, close = open_seats(seed * 1000 + g)
         game = Game(deals_planned=deals, seed=seed * 1000 + g)
@@ -165,8 +171,13 @@ def main() -> None:
         shutdown()
         base = play_games(through_players(level), games, d, s)
         row(f"{label} built in ({games} games)", base)
-        row(f"{label} as a plugin", play_games(
-            through_players(target), games, d, s), base, "(target within 1.5x)")
+        plugin = play_games(through_players(target), games, d, s)
+        row(f"{label} as a plugin", plugin, base, "(target within 1.5x)")
+        start = play_games(through_players(target), 0, d, s)  # hosts started, no game
+        rest = (plugin[0] - start[0], plugin[1] - start[1], plugin[2])
+        print(f"    {'of which starting the 4 host processes':<42} {start[0]:7.2f} s / "
+              f"{start[1]:6.2f} s")
+        row("  the games themselves", rest, base)
     shutdown()
 
 

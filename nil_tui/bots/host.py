@@ -47,6 +47,13 @@ class _Channel:
         something that is not a message)."""
         buffer = self._buffer
         try:
+            if not buffer:  # the usual way: one read, one whole message
+                buffer = os.read(self.rfd, 1 << 16)
+                if len(buffer) > 4 and int.from_bytes(buffer[:4], "little") == len(buffer) - 4 \
+                        <= protocol.MAX_MESSAGE:
+                    return buffer[4:]
+                if not buffer:
+                    return None
             while True:
                 body, rest = protocol.split(buffer)
                 if body is not None:
@@ -60,9 +67,11 @@ class _Channel:
             return None
 
     def write(self, data: bytes) -> None:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(self.wfd, view):]
+        done = os.write(self.wfd, data)
+        if done < len(data):
+            view = memoryview(data)[done:]
+            while view:
+                view = view[os.write(self.wfd, view):]
 
 
 def _load(target: str) -> tuple[str, object]:
@@ -172,8 +181,9 @@ def _wait(pid: int, game_pid: int, spare: int | None) -> int:
 def _fork_game(channel: _Channel, factory: Any, default_name: str,
                after: int | None) -> tuple[int, int]:
     """Fork the process of a coming game: (its pid, the read end of a pipe that reaches its
-    end when the process has ended). It waits first until the pipe ``after`` of the process
-    before it reaches its end, then says "idle" (unless it is the first) and plays."""
+    end when the process has read its last message or has ended). It waits first until the
+    pipe ``after`` of the process before it reaches its end, then says "idle" (unless it is
+    the first) and plays."""
     gate_read, gate_write = os.pipe()
     sys.stdout.flush()
     sys.stderr.flush()
@@ -189,6 +199,7 @@ def _fork_game(channel: _Channel, factory: Any, default_name: str,
                 os.close(after)
                 channel.write(protocol.dump(protocol.IDLE))
             code = _play(channel, factory, default_name)
+            os.close(gate_write)  # it reads no more: the next one may (before this one ends)
         except BaseException:  # noqa: BLE001 - the pipe broke: just end
             code = CLOSED
         finally:

@@ -209,12 +209,35 @@ class _Host:
             self._buffer += chunk
 
     def send(self, data: bytes) -> None:
-        view = memoryview(data)
         try:
-            while view:
-                view = view[os.write(self._stdin, view):]
+            done = os.write(self._stdin, data)
+            if done < len(data):  # a long message: the rest as the pipe takes it
+                view = memoryview(data)[done:]
+                while view:
+                    view = view[os.write(self._stdin, view):]
         except (OSError, ValueError) as exc:
             raise _Gone("its process has ended") from exc
+
+    def answer(self, timeout: float | None, n: int) -> tuple[bytes, int | str]:
+        """The answer to decision ``n``: (its kind, the card's index or why); _Gone as
+        ``receive``. The usual answer, a card in one piece, takes one select and one read."""
+        if not self._buffer and self._chunks is None:
+            fd = self._stdout
+            if timeout is not None and not select.select([fd], [], [], timeout)[0]:
+                raise _Gone("timeout")
+            try:
+                chunk = os.read(fd, 1 << 16)
+            except OSError:
+                chunk = b""
+            if not chunk:
+                raise _Gone("its process has ended")
+            if len(chunk) == protocol.CARD_SIZE and chunk.startswith(protocol.CARD_HEAD):
+                kind, number, what = protocol.read_answer(chunk[4:])
+                if number == n:
+                    return kind, what
+            self._buffer = chunk
+        kind, _number, what = protocol.read_answer(self.receive(timeout, _ANSWERS, n))
+        return kind, what
 
     def receive(self, timeout: float | None, kinds: set[bytes], n: int | None = None) -> bytes:
         """The next message of one of these kinds (answers to earlier questions are skipped);
@@ -451,24 +474,28 @@ class _PluginPlayer(BotPlayer):
         legal = view.legal
         if not legal:
             raise ValueError(f"it is not seat {view.seat}'s turn: it has no card to play")
-        card = fallback_card(view, legal)
         if self._closed:
+            card = fallback_card(view, legal)
             return Choice(card, _incident(f"{self.name} has left the game; {card} was played "
                                           "for it"))
-        try:
-            host = self._host or self._restart()
-        except (_Gone, BotSpecError) as exc:
-            self._abandon()
-            why = "it did not answer in time" if str(exc) == "timeout" else str(exc)
-            return Choice(card, _incident(f"{self.name} could not be started again ({why}); "
-                                          f"{card} was played for it"))
+        host = self._host
+        if host is None:
+            try:
+                host = self._restart()
+            except (_Gone, BotSpecError) as exc:
+                self._abandon()
+                card = fallback_card(view, legal)
+                why = "it did not answer in time" if str(exc) == "timeout" else str(exc)
+                return Choice(card, _incident(f"{self.name} could not be started again ({why}); "
+                                              f"{card} was played for it"))
         self._n = n = (self._n + 1) & 0xFFFFFFFF
         self._deciding = True
         try:
             host.send(self._encoder.decide(n, view))
-            kind, _n, what = protocol.read_answer(host.receive(self._cap, _ANSWERS, n))
+            kind, what = host.answer(self._cap, n)
         except (_Gone, OSError, ValueError) as exc:
             self._abandon()
+            card = fallback_card(view, legal)
             if str(exc) == "timeout":
                 return Choice(card, _incident(
                     f"{self.name} took longer than {_cap_text(self._cap)} and was stopped; "
@@ -478,11 +505,13 @@ class _PluginPlayer(BotPlayer):
         finally:
             self._deciding = False
         if kind == protocol.CARD and type(what) is int:
-            for chosen in legal:
+            for chosen in legal:  # the usual way out
                 if chosen.index == what:
                     return _CLEAN[what]
+            card = fallback_card(view, legal)
             return Choice(card, _incident(f"{self.name} chose {_card_text(what)}, which is not "
                                           f"a legal card; {card} was played for it"))
+        card = fallback_card(view, legal)
         why = protocol.clip(str(what), protocol.WHY_LIMIT)
         if kind == protocol.ERROR:
             return Choice(card, _incident(f"{self.name} failed ({why}); {card} was played "

@@ -116,6 +116,10 @@ _ANSWER = struct.Struct("<IB")  # decision number, card index
 _NUMBER = struct.Struct("<I")
 
 
+CARD_SIZE = 4 + 1 + _ANSWER.size  # an answer that is a card: its whole frame
+CARD_HEAD = _LENGTH.pack(1 + _ANSWER.size) + CARD
+
+
 def frame(kind: bytes, body: bytes = b"") -> bytes:
     return _LENGTH.pack(len(body) + 1) + kind + body
 
