@@ -191,17 +191,38 @@ for _c in DECK:
 FULL_MASK = (1 << 52) - 1
 SUIT_MASKS: tuple[int, int, int, int] = tuple(0x1FFF << (13 * s) for s in range(4))  # type: ignore[assignment]
 
-# Cards of a 13-bit suit segment, ascending: _SEGMENT[suit][bits] -> tuple of cards. Built from
-# one table of rank offsets so that the four suits cost little at import.
-_OFFSETS: list[tuple[int, ...]] = [()] * 8192
-for _m in range(1, 8192):
-    _low = _m & -_m
-    _OFFSETS[_m] = (_low.bit_length() - 1,) + _OFFSETS[_m ^ _low]
-_SEGMENT: list[list[tuple[Card, ...]]] = []
-for _s in range(4):
-    _get = DECK[13 * _s:13 * _s + 13].__getitem__
-    _SEGMENT.append([tuple(map(_get, _o)) for _o in _OFFSETS])
-del _s, _m, _low, _get, _c, _OFFSETS
+# Cards of a 13-bit suit segment, ascending: _SEGMENT[suit][bits] -> tuple of cards. The four
+# tables (8192 entries each) take a while to build, so they start empty and are filled (each
+# in one step) once cards_of has been called often enough to be worth it: a program that only
+# shows a hand never waits for them, and a search builds them at its first decisions.
+_SEGMENT: tuple[list[tuple[Card, ...]], ...] = ([], [], [], [])
+_DIRECT_CALLS = [64]  # cards_of calls answered without the tables before they are built
+
+
+def build_tables() -> None:
+    """Fill the suit-segment tables (idempotent)."""
+    if _SEGMENT[3]:
+        return
+    offsets: list[tuple[int, ...]] = [()] * 8192
+    for m in range(1, 8192):
+        low = m & -m
+        offsets[m] = (low.bit_length() - 1,) + offsets[m ^ low]
+    for suit, table in enumerate(_SEGMENT):
+        get = DECK[13 * suit:13 * suit + 13].__getitem__
+        built = [tuple(map(get, o)) for o in offsets]
+        if not table:
+            table.extend(built)  # one step: a reader sees the table empty or whole
+
+
+def _cards_of_directly(mask: int) -> list[Card]:
+    """cards_of while the tables are not built yet (and the call that builds them)."""
+    _DIRECT_CALLS[0] -= 1
+    if _DIRECT_CALLS[0] < 0:
+        build_tables()
+    return [card for card in DECK if mask >> _INDEX_OF[card] & 1]
+
+
+del _c
 
 
 def card_at(index: int) -> Card:
@@ -215,12 +236,15 @@ def cards_of(mask: int, _clubs: list[tuple[Card, ...]] = _SEGMENT[0],
              _spades: list[tuple[Card, ...]] = _SEGMENT[3]) -> list[Card]:
     """The cards of a bitmask, sorted by suit then rank. (The suits' tables are bound as
     defaults, local to the function: this runs for every legal-moves list of a playout.)"""
-    return [
-        *_clubs[mask & 0x1FFF],
-        *_diamonds[(mask >> 13) & 0x1FFF],
-        *_hearts[(mask >> 26) & 0x1FFF],
-        *_spades[(mask >> 39) & 0x1FFF],
-    ]
+    try:
+        return [
+            *_clubs[mask & 0x1FFF],
+            *_diamonds[(mask >> 13) & 0x1FFF],
+            *_hearts[(mask >> 26) & 0x1FFF],
+            *_spades[(mask >> 39) & 0x1FFF],
+        ]
+    except IndexError:  # the tables are not built yet
+        return _cards_of_directly(mask)
 
 
 def mask_of(cards: Iterable[Card | str]) -> int:

@@ -366,8 +366,11 @@ class Deal:
             legal = self._legal = legal_mask_of(self._hands[seat],
                                                 trick[0] // 13 if trick else None)
         seg = _SEGMENT  # cards_of(legal), written out
-        return [*seg[0][legal & 0x1FFF], *seg[1][(legal >> 13) & 0x1FFF],
-                *seg[2][(legal >> 26) & 0x1FFF], *seg[3][(legal >> 39) & 0x1FFF]]
+        try:
+            return [*seg[0][legal & 0x1FFF], *seg[1][(legal >> 13) & 0x1FFF],
+                    *seg[2][(legal >> 26) & 0x1FFF], *seg[3][(legal >> 39) & 0x1FFF]]
+        except IndexError:  # the card tables are not built yet
+            return cards_of(legal)
 
     def why_illegal(self, card: Card | str) -> IllegalPlay | None:
         """The reason a card may not be played now, or None when it may."""
