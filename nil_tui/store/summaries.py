@@ -89,11 +89,17 @@ def _complete_deals(record: JSONObject) -> list[JSONObject]:
     return [d for d in deals if isinstance(d.get("points"), list) and len(d["points"]) == 4]
 
 
-def _totals(record: JSONObject, complete: list[JSONObject]) -> list[int]:
+def _totals(record: JSONObject) -> list[int]:
+    """The record's totals; for a record without them, the engine's (from its deals)."""
     totals = record.get("totals")
     if isinstance(totals, list) and len(totals) == 4:
         return [int(t) for t in totals]
-    return [sum(int(d["points"][s]) for d in complete) for s in range(4)]
+    from ..engine import Game, RecordError
+
+    try:
+        return list(Game.from_record(record).totals)
+    except RecordError:
+        return [0, 0, 0, 0]
 
 
 def _losers(record: JSONObject, totals: list[int], finished: bool) -> list[int]:
@@ -118,7 +124,7 @@ def summarize(record: JSONObject, options: JSONObject | None,
     game has no losers yet: it is neither lost nor won. A game in which plays were taken back
     is "assisted": its level and opponents say so, so statistics keep it apart."""
     complete = _complete_deals(record)
-    totals = _totals(record, complete)
+    totals = _totals(record)
     losers = _losers(record, totals, finished)
     clean = sum(1 for d in complete
                 if isinstance(d.get("taken"), list) and d["taken"] and d["taken"][0] == 0)
