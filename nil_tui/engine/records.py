@@ -25,10 +25,8 @@ class RecordError(ValueError):
 
 
 def _app_version() -> str:
-    try:
-        from .. import __version__
-    except ImportError:  # pragma: no cover
-        return "unknown"
+    from .. import __version__
+
     return __version__
 
 

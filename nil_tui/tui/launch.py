@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, Any
 
-from ..options import PlayOptions, options_from_dict
+from ..options import PlayOptions
 
 if TYPE_CHECKING:
     from ..engine import Game
@@ -73,17 +73,3 @@ def history() -> int:
 
 def stats() -> int:
     return _run("stats", "nil-tui stats")
-
-
-def last_options() -> PlayOptions:
-    """The options last used in setup (defaults when there are none or the store is away)."""
-    from .app import open_store
-
-    try:
-        store = open_store()
-        try:
-            return options_from_dict(store.load_settings() or {})
-        finally:
-            store.close()
-    except Exception:  # noqa: BLE001 - a damaged store never stops a game from starting
-        return PlayOptions()
