@@ -179,9 +179,10 @@ def check_spec(spec: str) -> None:
     open_player(spec, 0).close()
 
 
-def advise(view: PlayerView) -> tuple[Card, str]:
+def advise(view: PlayerView, ascii: bool = False) -> tuple[Card, str]:
     """A hint: the expert's card for this view and one line in plain words saying why
-    ("Duck under North's Q♠: you are still clean"). Takes well under a second."""
+    ("Duck under North's Q♠: you are still clean"; "QS" with ``ascii``). Takes well under a
+    second."""
     from .advice import advise as _advise
 
-    return _advise(view)
+    return _advise(view, ascii)

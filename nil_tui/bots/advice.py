@@ -1,14 +1,20 @@
-"""Hints for a human player: the expert's card and one line in plain words saying why."""
+"""Hints for a human player: the expert's card and one line in plain words saying why.
+
+A reason is a claim: a small record of its kind and the facts it states (who is winning the
+trick, how many lower cards of the suit are out, whether every card you could play beats the
+trick...). :func:`explain` reads each fact from the position with the engine's rules and keeps
+only what holds, so a stronger claim that does not hold here gives way to a weaker true one.
+:mod:`nil_tui.bots.hint_words` puts a claim into words, in the player's look.
+"""
 
 from __future__ import annotations
 
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
-from ..engine import DECK, SEAT_NAMES, Card, PlayerView, trick_winner
+from ..engine import DECK, Card, PlayerView, Suit, trick_winner
 from .easy import decision_rng
 from .expert import EXPERT
-from .heuristic import can_sweep
 from .search import Searcher
 
 # A hint must come back in well under a second: the expert's search on fewer layouts (a work
@@ -18,89 +24,190 @@ ADVICE = replace(EXPERT, worlds=80, max_worlds=160, max_nodes=200_000)
 ADVICE_SAFETY_CAP = 2.0
 
 
-def _names(seats: list[int]) -> str:
-    names = [SEAT_NAMES[s] for s in seats]
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+@dataclass(frozen=True)
+class OnlyCard:
+    """The card is the only one the rules allow."""
+
+    card: Card
 
 
-def reason_for(view: PlayerView, card: Card) -> str:
-    """Why a card is a sound play here, in one line."""
-    seat = view.seat
-    others_clean = [s for s in range(4) if s != seat and view.taken[s] == 0]
-    c = card.pretty()
-    if len(view.legal) == 1:
-        return f"{c} is your only legal card."
-    if view.taken[seat] and len(others_clean) == 3 and can_sweep(view.hand_mask,
-                                                                 view.unseen_mask):
-        return f"Play {c}: your cards are all the highest left, so you can take every trick " \
-               "and turn 0 into 3."
+@dataclass(frozen=True)
+class Sweep:
+    """You have taken a trick, the other three have not, and after this card you win every
+    trick left whatever they hold (so you score 3)."""
+
+    card: Card
+
+
+@dataclass(frozen=True)
+class Discard:
+    """You hold no card of the led suit, so this card cannot win the trick."""
+
+    card: Card
+    led: Suit
+    clean: bool  # you have taken no trick yet
+    winner: int  # the seat winning the trick so far
+    winner_clean: bool  # ...which has taken no trick yet
+    last: bool  # you play the trick's last card, so ``winner`` takes it
+    highest_of_suit: bool  # no card of its suit in your hand is higher
+    highest_rank: bool  # no card in your hand has a higher rank
+
+
+@dataclass(frozen=True)
+class Duck:
+    """The card follows suit under the card winning the trick, so it does not take it."""
+
+    card: Card
+    top: Card  # the card winning the trick so far
+    winner: int  # who played it
+    clean: bool
+    winner_clean: bool
+    last: bool
+    highest_under: bool  # no card of yours between this one and ``top``
+    higher_kept: int  # how many cards of the suit above this one you keep
+
+
+@dataclass(frozen=True)
+class Overtake:
+    """The card follows suit above the card winning the trick so far."""
+
+    card: Card
+    top: Card
+    winner: int
+    clean: bool
+    forced: bool  # none of your legal cards goes under ``top``
+    all_sure: bool  # every legal card of yours wins the trick whatever the others play
+    sure: bool  # this card wins the trick whatever the others play
+    later: int  # players still to play to this trick after you
+    lowest: bool  # your lowest card of the suit
+    highest: bool  # your highest card of the suit
+    lower_kept: int  # cards of the suit below this one that you keep
+    hunted: tuple[int, ...]  # the other seats still clean
+
+
+@dataclass(frozen=True)
+class Lead:
+    """You lead this card to the trick."""
+
+    card: Card
+    clean: bool
+    lower: int  # cards of its suit out (not played, not yours) below it
+    higher: int  # ...and above it
+    all_sure: bool  # no legal lead of yours has a higher card of its suit out
+    fewest_lower: bool  # no other legal lead has fewer lower cards of its suit out
+    hunted: tuple[int, ...]
+
+
+Reason = OnlyCard | Sweep | Discard | Duck | Overtake | Lead
+"""A claim about the position: its kind and its facts."""
+
+
+def _suit_out(view: PlayerView, card: Card) -> tuple[int, int]:
+    """How many cards of the card's suit are out (in the other hands) below and above it."""
+    lower = higher = 0
+    for x in view.unseen:
+        if x.suit == card.suit:
+            if x.rank < card.rank:
+                lower += 1
+            else:
+                higher += 1
+    return lower, higher
+
+
+def _wins_for_sure(view: PlayerView, card: Card) -> bool:
+    """Playing this card takes the trick whatever the players after you hold."""
     if view.trick:
-        return _following(view, card, others_clean)
-    return _leading(view, card, others_clean)
+        led = view.trick[0].suit
+        top = max(c.rank for c in view.trick if c.suit == led)
+        if card.suit != led or card.rank < top:
+            return False
+        if len(view.trick) == 3:
+            return True
+    return _suit_out(view, card)[1] == 0
 
 
-def _following(view: PlayerView, card: Card, others_clean: list[int]) -> str:
-    """Why to play this card to a trick in progress."""
-    c = card.pretty()
-    clean = view.taken[view.seat] == 0
+def _sweeps(view: PlayerView, card: Card) -> bool:
+    """This card and then every card left in the hand win their tricks whatever the others
+    hold: after this trick you lead each time, and each card is the highest of its suit."""
+    if not _wins_for_sure(view, card):
+        return False
+    for mine in view.hand:
+        if mine != card and _suit_out(view, mine)[1]:
+            return False
+    return True
+
+
+def explain(view: PlayerView, card: Card) -> Reason:
+    """The strongest true claim for playing ``card`` (one of ``view.legal``) here."""
+    if card not in view.legal:
+        raise ValueError(f"{card} is not a legal card for this view")
+    if len(view.legal) == 1:
+        return OnlyCard(card)
+    seat = view.seat
+    clean = view.taken[seat] == 0
+    hunted = tuple(s for s in range(4) if s != seat and view.taken[s] == 0)
+    if not clean and len(hunted) == 3 and _sweeps(view, card):
+        return Sweep(card)
+    if view.trick:
+        return _following(view, card, clean, hunted)
+    return _leading(view, card, clean, hunted)
+
+
+def _following(view: PlayerView, card: Card, clean: bool,
+               hunted: tuple[int, ...]) -> Reason:
     led = view.trick[0].suit
-    winner = trick_winner(view.leader, view.trick)  # winning so far
+    winner = trick_winner(view.leader, view.trick)
     top = view.trick[(winner - view.leader) & 3]
-    who = SEAT_NAMES[winner]
+    last = len(view.trick) == 3
+    mine = [c for c in view.hand if c.suit == card.suit]
     if card.suit != led:
-        if clean:
-            return f"You have no {led.label}: throw away {c}, your most dangerous card."
-        return f"You have no {led.label}: get rid of {c} while {who} takes the trick."
+        return Discard(card, led, clean, winner, view.taken[winner] == 0, last,
+                       highest_of_suit=all(c.rank <= card.rank for c in mine),
+                       highest_rank=all(c.rank <= card.rank for c in view.hand))
     if card.rank < top.rank:
-        return _ducking(view, card, top, winner)
-    if clean and len(view.trick) == 3:
-        return f"You must win this trick anyway: take it with {c}, your biggest {led.label}."
-    if clean:
-        return f"You cannot duck {top.pretty()}: {c} is the card most likely to be beaten."
-    if others_clean:
-        return f"Take the lead with {c} to hunt {_names(others_clean)}, still clean."
-    return f"Play {c}: every player has a trick, nothing is lost by taking this one."
+        return Duck(card, top, winner, clean, view.taken[winner] == 0, last,
+                    highest_under=not any(card.rank < c.rank < top.rank for c in mine),
+                    higher_kept=sum(1 for c in mine if c.rank > card.rank))
+    return Overtake(card, top, winner, clean,
+                    forced=all(c.rank > top.rank for c in view.legal),
+                    all_sure=all(_wins_for_sure(view, c) for c in view.legal),
+                    sure=_wins_for_sure(view, card), later=3 - len(view.trick),
+                    lowest=all(c.rank >= card.rank for c in mine),
+                    highest=all(c.rank <= card.rank for c in mine),
+                    lower_kept=sum(1 for c in mine if c.rank < card.rank),
+                    hunted=() if clean else hunted)
 
 
-def _ducking(view: PlayerView, card: Card, top: Card, winner: int) -> str:
-    """Why to play under the card winning the trick."""
-    who = SEAT_NAMES[winner]
-    if view.taken[view.seat] == 0:
-        return f"Duck under {who}'s {top.pretty()}: you are still clean."
-    if view.taken[winner] == 0:
-        return f"Stay under {top.pretty()}: let {who}, still clean, take this trick."
-    return f"Play {card.pretty()} under {top.pretty()} and keep your higher cards for later."
+def _leading(view: PlayerView, card: Card, clean: bool, hunted: tuple[int, ...]) -> Reason:
+    lower, higher = _suit_out(view, card)
+    outs = [_suit_out(view, c) for c in view.legal]
+    return Lead(card, clean, lower, higher,
+                all_sure=all(h == 0 for _, h in outs),
+                fewest_lower=all(lower <= lo for lo, _ in outs),
+                hunted=() if clean else hunted)
 
 
-def _leading(view: PlayerView, card: Card, others_clean: list[int]) -> str:
-    """Why to lead this card."""
-    c = card.pretty()
-    if view.taken[view.seat] == 0:
-        suit_name = card.suit.label
-        out = [x for x in DECK if view.unseen_mask & x.bit and x.suit == card.suit]
-        lower = sum(1 for x in out if x.rank < card.rank)
-        higher = len(out) - lower
-        if higher == 0:
-            return f"Lead {c}: every card you hold could win a trick; this one costs least."
-        if lower == 0:
-            return f"Lead {c}: no lower {suit_name} is left, so whoever follows must beat it."
-        return f"Lead {c}: only {lower} lower {suit_name} out and {higher} higher, the " \
-               "safest lead you have."
-    if others_clean:
-        return f"Lead {c} to force {_names(others_clean)} (still clean) to take a trick."
-    return f"Lead {c}: it keeps your options open."
+def reason_for(view: PlayerView, card: Card, ascii: bool = False) -> str:
+    """Why a card is a sound play here, in one line (card faces in letters with ``ascii``)."""
+    from .hint_words import words
+
+    return words(explain(view, card), ascii)
 
 
-def advise(view: PlayerView) -> tuple[Card, str]:
-    """The expert's card for this view and a one-line reason in plain words."""
+def expert_card(view: PlayerView) -> Card:
+    """The card the hint suggests: the expert's search on a hint's budget."""
     if not view.legal:
         raise ValueError("it is not this seat's turn: there is no card to advise")
     if len(view.legal) == 1:
-        card = view.legal[0]
-    else:
-        deadline = time.perf_counter() + ADVICE_SAFETY_CAP
-        best, _ = Searcher(ADVICE).best(view, decision_rng(0, view, "advice"), None, deadline)
-        card = DECK[best]
-    return card, reason_for(view, card)
+        return view.legal[0]
+    deadline = time.perf_counter() + ADVICE_SAFETY_CAP
+    best, _ = Searcher(ADVICE).best(view, decision_rng(0, view, "advice"), None, deadline)
+    return DECK[best]
+
+
+def advise(view: PlayerView, ascii: bool = False) -> tuple[Card, str]:
+    """The expert's card for this view and a one-line reason in plain words, with card faces
+    in letters ("QS") when ``ascii`` is set, as the rest of the screen draws them."""
+    card = expert_card(view)
+    return card, reason_for(view, card, ascii)
+

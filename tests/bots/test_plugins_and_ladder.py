@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from nil_tui.bots import BotSpecError, advise, check_spec, make_bot, plugin_entry_points
-from nil_tui.engine import Card, Deal
+from nil_tui.bots import BotSpecError, check_spec, make_bot, plugin_entry_points
+from nil_tui.engine import Deal
 
 ROOT = Path(__file__).resolve().parents[2]
 PLUGIN = ROOT / "examples" / "plugin"
@@ -71,41 +71,6 @@ def test_importing_the_bots_loads_no_search_code() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() in ("[]", "['nil_tui.bots.safety']")
-
-
-# The hints for the seeded positions below: the card is the search's (a work budget, so the
-# same position always gets the same card) and the reason names it, or for a duck the card
-# to duck under.
-ADVICE = [
-    ("4S", "Play 4♠ under A♠ and keep your higher cards for later."),
-    ("5H", "Lead 5♥ to force South, North and East (still clean) to take a trick."),
-    ("6D", "Duck under North's J♦: you are still clean."),
-    ("JS", "You have no hearts: throw away J♠, your most dangerous card."),
-    ("7H", "Lead 7♥ to force South and East (still clean) to take a trick."),
-    ("AS", "You have no diamonds: get rid of A♠ while East takes the trick."),
-    ("2H", "Lead 2♥ to force South, North and East (still clean) to take a trick."),
-    ("6C", "Duck under East's 7♣: you are still clean."),
-]
-
-
-def test_advice_is_a_legal_card_with_a_reason() -> None:
-    rng = random.Random(6)
-    advice = []
-    for _ in range(8):
-        deal = Deal.new(0, rng)
-        for _ in range(rng.randrange(20)):
-            if deal.is_over:
-                break
-            deal.play(rng.choice(deal.legal_moves()))
-        if deal.to_move is None:
-            continue
-        view = deal.view(deal.to_move)
-        card, reason = advise(view)
-        assert isinstance(card, Card) and card in view.legal
-        advice.append((str(card), reason))
-    assert advice == ADVICE
-    with pytest.raises(ValueError, match="not this seat's turn"):
-        advise(deal.view((deal.to_move or 0) + 1 & 3) if not deal.is_over else deal.view(0))
 
 
 def test_ladder_smoke_normal_beats_easy() -> None:
