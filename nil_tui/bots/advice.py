@@ -50,7 +50,7 @@ class Discard:
     winner_clean: bool  # ...which has taken no trick yet
     last: bool  # you play the trick's last card, so ``winner`` takes it
     highest_of_suit: bool  # no card of its suit in your hand is higher
-    highest_rank: bool  # no card in your hand has a higher rank
+    highest_rank: bool  # every other card in your hand has a lower rank
 
 
 @dataclass(frozen=True)
@@ -163,7 +163,7 @@ def _following(view: PlayerView, card: Card, clean: bool,
     if card.suit != led:
         return Discard(card, led, clean, winner, view.taken[winner] == 0, last,
                        highest_of_suit=all(c.rank <= card.rank for c in mine),
-                       highest_rank=all(c.rank <= card.rank for c in view.hand))
+                       highest_rank=all(c.rank < card.rank for c in view.hand if c != card))
     if card.rank < top.rank:
         return Duck(card, top, winner, clean, view.taken[winner] == 0, last,
                     highest_under=not any(card.rank < c.rank < top.rank for c in mine),

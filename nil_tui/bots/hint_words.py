@@ -127,7 +127,7 @@ def _overtake(say: Say, r: Overtake) -> str:
         which = f", your highest {one}" if r.highest else ""
         return f"You must take this trick ({every} and nobody after you can beat them): " \
                f"take it with {c}{which}."
-    if r.clean and r.forced and r.lowest and r.later:
+    if r.clean and r.forced and r.lowest and not r.sure:
         return f"You cannot duck {top}: {c}, your lowest {one}, is the likeliest to be " \
                "beaten by a player after you."
     if r.clean and r.forced:

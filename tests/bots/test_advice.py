@@ -138,7 +138,8 @@ def check_discard(view: PlayerView, r: Discard) -> None:
     assert r.winner_clean == (view.taken[winner] == 0)
     assert r.last == (len(view.trick) == 3)
     assert r.highest_of_suit == (view.hand_mask & above(r.card) == 0)
-    assert r.highest_rank == all(c.rank <= r.card.rank for c in view.hand)
+    assert r.highest_rank == (max(c.rank for c in view.hand) == r.card.rank
+                              and sum(c.rank == r.card.rank for c in view.hand) == 1)
 
 
 def check_duck(view: PlayerView, r: Duck) -> None:
@@ -217,7 +218,7 @@ def said_facts(reason: Reason, text: str) -> None:
     if "cannot duck" in text:
         assert isinstance(r, Overtake) and r.forced
     if "likeliest to be beaten" in text:
-        assert isinstance(r, Overtake) and r.lowest and r.later > 0
+        assert isinstance(r, Overtake) and r.lowest and r.later > 0 and not r.sure
     if "take every trick" in text:
         assert isinstance(r, Sweep)
     if "takes the trick" in text:
