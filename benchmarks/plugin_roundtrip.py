@@ -10,8 +10,9 @@ one, whose game process was forked in advance). Target: under 2 ms median round 
 
 And the floor under any of it, measured here the same way: the same number of bytes sent back
 and forth between this process and a forked one with nothing but ``os.write`` and ``os.read``
-on pipes (two writes, two reads, two wake-ups), and forking a process as large as the host
-and ending it.
+on pipes (two writes, two reads, two wake-ups), with one process and with four asked in turn
+(as the four seats of a game are: each wakes up after the others ran), and forking a process
+as large as the host and ending it.
 """
 
 from __future__ import annotations
@@ -68,36 +69,40 @@ def cpu_children() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def floor_round_trip(count: int) -> tuple[list[float], float, float]:
-    """Round trips of bare pipes between this process and a forked one: (times, CPU seconds
-    per round trip here, and in the other process)."""
+def floor_round_trip(count: int, processes: int = 1) -> tuple[list[float], float, float]:
+    """Round trips of bare pipes between this process and forked ones, asked in turn as the
+    seats of a game are: (times, CPU seconds per round trip here, and in the others)."""
     import os
 
-    to_child, from_parent = os.pipe()
-    to_parent, from_child = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(from_parent)
-        os.close(to_parent)
-        while True:
-            data = os.read(to_child, 1 << 16)
-            if not data:
-                os._exit(0)
-            os.write(from_child, data[:9])
-    os.close(to_child)
-    os.close(from_child)
+    others = []
+    for _ in range(processes):
+        to_child, from_parent = os.pipe()
+        to_parent, from_child = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            while True:
+                data = os.read(to_child, 1 << 16)
+                if data == b"q":
+                    os._exit(0)
+                os.write(from_child, data[:9])
+        os.close(to_child)
+        os.close(from_child)
+        others.append((pid, from_parent, to_parent))
     message = b"d" * DECIDE_BYTES
     times = []
     before, children = time.process_time(), cpu_children()
-    for _ in range(count):
+    for k in range(count):
+        _pid, write, read = others[k % processes]
         t = time.perf_counter()
-        os.write(from_parent, message)
-        os.read(to_parent, 1 << 16)
+        os.write(write, message)
+        os.read(read, 1 << 16)
         times.append(time.perf_counter() - t)
     here = time.process_time() - before
-    os.close(from_parent)
-    os.waitpid(pid, 0)
-    os.close(to_parent)
+    for pid, write, read in others:
+        os.write(write, b"q")
+        os.waitpid(pid, 0)
+        os.close(write)
+        os.close(read)
     return times, here / count, (cpu_children() - children) / count
 
 
@@ -151,6 +156,16 @@ def main() -> None:
     player.close()
     shutdown()  # its processes end: their CPU is counted
     there = max(0.0, cpu_children() - children - start_cpu)
+    players = [open_player(spec, k, log=None) for k in range(4)]
+    for view in positions[:50]:
+        players[0].decide(view)
+    seats = []
+    for k, view in enumerate(positions):  # four processes asked in turn, as in a game
+        t = time.perf_counter()
+        players[k % 4].decide(view)
+        seats.append(time.perf_counter() - t)
+    for p in players:
+        p.close()
     reopen = []
     for k in range(30):
         t = time.perf_counter()
@@ -165,10 +180,12 @@ def main() -> None:
         bot.choose(view)
         direct.append(time.perf_counter() - t)
     floor, floor_here, floor_there = floor_round_trip(len(positions))
+    floor4, floor4_here, floor4_there = floor_round_trip(len(positions), 4)
     fork_wall, fork_cpu = fork_and_end(100)
     print(summary("plugin decision round trip", trips))
     print(f"{'':<34} CPU per decision: {here * 1e6:5.1f} us here, "
           f"{there / len(positions) * 1e6:5.1f} us in the plugin's processes")
+    print(summary("the same, four plugins in turn", seats))
     print(summary("same bot called in this process", direct))
     print(f"{'open a player, new host process':<34} {first_open * 1000:7.1f} ms")
     print(summary("open a player, pooled host", reopen))
@@ -177,6 +194,9 @@ def main() -> None:
     print(summary("bare pipes, os.write + os.read", floor))
     print(f"{'':<34} CPU per round trip: {floor_here * 1e6:5.1f} us here, "
           f"{floor_there * 1e6:5.1f} us in the other process")
+    print(summary("the same, four processes in turn", floor4))
+    print(f"{'':<34} CPU per round trip: {floor4_here * 1e6:5.1f} us here, "
+          f"{floor4_there * 1e6:5.1f} us in the others")
     print(f"{'fork a process and end it':<34} {fork_wall * 1000:7.3f} ms wall, "
           f"{fork_cpu * 1000:6.3f} ms CPU (both processes)")
     shutdown()
