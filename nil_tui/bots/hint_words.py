@@ -74,8 +74,8 @@ def words(reason: Reason, ascii: bool = False) -> str:
 
 
 def _sweep(say: Say, r: Sweep) -> str:
-    return (f"Play {say.face(r.card)}: every card you hold is the highest left of its suit, so "
-            "you take every trick from here and score 3.")
+    return (f"Play {say.face(r.card)}: it takes this trick and every card you keep is the "
+            "highest left of its suit, so you take every trick from here and score 3.")
 
 
 def _takes(seat: int, clean: bool, last: bool) -> str:

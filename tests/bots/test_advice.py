@@ -219,7 +219,7 @@ def said_facts(reason: Reason, text: str) -> None:
         assert isinstance(r, Overtake) and r.forced
     if "likeliest to be beaten" in text:
         assert isinstance(r, Overtake) and r.lowest and r.later > 0 and not r.sure
-    if "take every trick" in text:
+    if "take every trick" in text or "highest left" in text:
         assert isinstance(r, Sweep)
     if "takes the trick" in text:
         assert isinstance(r, (Discard, Duck)) and r.last
@@ -398,3 +398,15 @@ def test_advice_is_the_experts_legal_card_with_a_true_reason() -> None:
     assert advice == ADVICE
     with pytest.raises(ValueError, match="not this seat's turn"):
         advise(deal.view((deal.to_move or 0) + 1 & 3) if not deal.is_over else deal.view(0))
+
+
+def test_a_sweep_is_claimed_only_when_every_trick_left_is_yours() -> None:
+    # South has a trick, the others none, and plays last to a spade trick; the king of
+    # spades is still out.
+    view = view_of("AS QS KH AC", "2S 3S 4S", leader=1, taken=(1, 0, 0, 0),
+                   played="AH AD KD QD")
+    assert words(explain(view, Card.parse("QS")), ascii=True) == (
+        "Play QS: it takes this trick and every card you keep is the highest left of its "
+        "suit, so you take every trick from here and score 3.")
+    # after the ace the queen is left, and the king out beats it: no sweep
+    assert not isinstance(explain(view, Card.parse("AS")), Sweep)
