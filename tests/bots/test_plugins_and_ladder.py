@@ -1,4 +1,4 @@
-"""The sample plugin loads by module:Name without installing; advice; import cost; and a
+"""The sample plugin loads by module:Name without installing; import cost; and a
 small ladder: normal beats easy."""
 
 from __future__ import annotations
