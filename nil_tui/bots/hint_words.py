@@ -125,8 +125,8 @@ def _overtake(say: Say, r: Overtake) -> str:
         return f"Go over {top} with {c}, for the lead to hunt {names(r.hunted)}, still clean."
     if r.clean and r.forced and r.all_sure:
         which = f", your highest {one}" if r.highest else ""
-        return f"You must take this trick ({every} and nobody after you can beat them): " \
-               f"take it with {c}{which}."
+        after = " and nobody after you can beat them" if r.later else ""
+        return f"You must take this trick ({every}{after}): take it with {c}{which}."
     if r.clean and r.forced and r.lowest and not r.sure:
         return f"You cannot duck {top}: {c}, your lowest {one}, is the likeliest to be " \
                "beaten by a player after you."
