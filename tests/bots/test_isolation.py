@@ -19,6 +19,7 @@ def a_view(seed: int = 1, plays: int = 5) -> tuple[PlayerView, Deal]:
     deal = Deal.new(0, rng)
     for _ in range(plays):
         deal.play(rng.choice(deal.legal_moves()))
+    assert deal.to_move is not None
     return deal.view(deal.to_move), deal
 
 
@@ -192,7 +193,7 @@ def make_level_name(spec: str) -> str:
 
 
 def test_a_built_in_level_is_asked_in_the_calling_thread(test_levels: None) -> None:
-    import nil_levels  # type: ignore[import-not-found]
+    import nil_levels
 
     from nil_tui.bots import open_player
 
@@ -241,7 +242,7 @@ def test_the_whole_deal_is_offered_only_to_a_built_in_bot_that_asks_for_it(
     from nil_tui.bots import open_player
 
     view, deal = a_view(5)
-    import nil_levels  # type: ignore[import-not-found]
+    import nil_levels
 
     nil_levels.Seer.seen.clear()
     seer = open_player("seer", 1)
