@@ -108,6 +108,13 @@ def build_parser(with_simulate: bool = True) -> argparse.ArgumentParser:
     play.add_argument("--four-color", action=argparse.BooleanOptionalAction, default=None,
                       help="four-colour deck: clubs green, diamonds blue (default: "
                       f"{SETUP_DEFAULT} two colours)")
+    play.add_argument("--auto-play", action=argparse.BooleanOptionalAction, default=None,
+                      help="play a card for you when it is the only one you may play, or "
+                      f"(--no-auto-play) wait for you (default: {SETUP_DEFAULT} on)")
+    play.add_argument("--wait-after-trick", action=argparse.BooleanOptionalAction,
+                      default=None, help="after each trick, wait for a key, or "
+                      "(--no-wait-after-trick) pause briefly by speed (default: "
+                      f"{SETUP_DEFAULT} pause briefly)")
     play.add_argument("--theme", default=None, type=theme,
                       help="a Textual theme name, e.g. nord, gruvbox, textual-light "
                       f"(default: {SETUP_DEFAULT} textual-dark)")
@@ -337,6 +344,10 @@ def _run(args: argparse.Namespace) -> int:
             overrides["ascii"] = args.ascii
         if args.four_color is not None:
             overrides["four_color"] = args.four_color
+        if args.auto_play is not None:
+            overrides["auto_play"] = args.auto_play
+        if args.wait_after_trick is not None:
+            overrides["trick_pause"] = "key" if args.wait_after_trick else "brief"
         if args.theme is not None:
             overrides["theme"] = args.theme
         return launch.play_command(overrides)

@@ -351,6 +351,33 @@ class GameDriver:
         self.save()
         return cards
 
+    def deal_so_far(self) -> list[DriverEvent]:
+        """The events of the deal being played, rebuilt from the record: each card (after
+        the incident that played it for a failed bot, if any) and each trick won. A front end
+        that resumes a game tells the deal again from these; nothing is played or saved."""
+        game = self.game
+        deal = game.deal
+        number = game.deal_number
+        incidents = {(i.get("trick"), i.get("seat"), i.get("card")): str(i.get("reason", ""))
+                     for i in game.incidents if i.get("deal") == number}
+        events: list[DriverEvent] = []
+        taken = [0, 0, 0, 0]
+
+        def played(trick_number: int, seat: int, card: Card) -> None:
+            reason = incidents.get((trick_number, seat, str(card)))
+            if reason is not None:
+                events.append(BotIncident(seat, card, reason))
+            events.append(CardPlayed(number, trick_number, seat, card))
+
+        for index, trick in enumerate(deal.tricks, 1):
+            for k, card in enumerate(trick.cards):
+                played(index, trick.player_of(k), card)
+            events.append(TrickWon(number, index, trick, taken[trick.winner] == 0))
+            taken[trick.winner] += 1
+        for k, card in enumerate(deal.trick):
+            played(len(deal.tricks) + 1, (deal.leader + k) & 3, card)
+        return events
+
     def next_deal(self) -> DealStarted:
         """Deal the next hand (the current deal must be over and the game not)."""
         started = self.game.next_deal()

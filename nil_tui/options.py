@@ -6,6 +6,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 SPEEDS = ("instant", "fast", "normal", "slow")
+TRICK_PAUSES = ("brief", "key")  # after each trick: pause briefly (by speed), or wait for a key
 BOT_SEATS = {"W": 1, "N": 2, "E": 3}
 
 
@@ -26,6 +27,8 @@ class PlayOptions:
     ascii: bool = False
     four_color: bool = False
     theme: str | None = None
+    auto_play: bool = True  # a card you are forced to play is played for you
+    trick_pause: str = "brief"  # one of TRICK_PAUSES
     extra: dict[str, str] = field(default_factory=dict)
     # Chosen in the setup screen: only such a game's options become the player's settings
     # (command-line flags apply to their one game).
@@ -54,7 +57,9 @@ def options_from_dict(data: dict[str, Any], base: PlayOptions | None = None) -> 
         out = replace(out, seed=seed)
     if data.get("speed") in SPEEDS:
         out = replace(out, speed=data["speed"])
-    for key in ("ascii", "four_color"):
+    if data.get("trick_pause") in TRICK_PAUSES:
+        out = replace(out, trick_pause=data["trick_pause"])
+    for key in ("ascii", "four_color", "auto_play"):
         if isinstance(data.get(key), bool):
             out = replace(out, **{key: data[key]})
     theme = data.get("theme")

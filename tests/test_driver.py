@@ -242,3 +242,19 @@ def test_undo_moves_the_incidents_of_the_plays_taken_back_into_the_record() -> N
     assert len(game.incidents) + len(kept) == count
     for incident in game.incidents:  # what is left was for cards still on the table
         assert incident["trick"] <= game.deal.trick_number
+
+
+def test_the_deal_so_far_is_told_again_as_it_was_played() -> None:
+    game = Game(1, 8, players=[dict(p, bot="flaky") if p["kind"] == "bot" else p
+                               for p in PEOPLE], dealer=0)
+    d = GameDriver(game, opener=Opener())
+    told: list[Any] = []
+    for _ in range(5):  # five of your cards, the bots' around them (some failed)
+        while (request := d.request()) is not None:
+            told.extend(d.apply(d.decide(request)) or [])
+        told.extend(d.play(game.deal.legal_moves()[0]))
+    assert any(isinstance(e, BotIncident) for e in told)
+    assert d.deal_so_far() == told
+    # From the record alone (a resumed game), the same story.
+    resumed = GameDriver(Game.from_record(game.to_record()), opener=Opener())
+    assert resumed.deal_so_far() == told

@@ -60,15 +60,21 @@ def level_choices() -> list[tuple[str, str, str]]:
     return out
 
 
-def speed_words(speed: str) -> str:
-    """What a speed does, from the pauses the table makes."""
+def speed_words(speed: str, wait_for_key: bool = False) -> str:
+    """What a speed does, from the pauses the table makes (and whether a finished trick
+    waits for a key)."""
     from .table import PAUSES
 
     bot, trick = PAUSES.get(speed, PAUSES["normal"])
-    if bot <= 0 and trick <= 0:
-        return f"{speed.capitalize()}: no pauses; the bots play at once."
-    return (f"{speed.capitalize()}: a bot takes at least {bot:g} s a card; a finished trick "
-            f"stays {trick:g} s.")
+    if wait_for_key:
+        stays = "a finished trick stays until you press a key"
+    elif trick <= 0:
+        stays = "a finished trick stays until the next card"
+    else:
+        stays = f"a finished trick stays {trick:g} s"
+    if bot <= 0:
+        return f"{speed.capitalize()}: no pauses; {stays}."
+    return f"{speed.capitalize()}: a bot takes at least {bot:g} s a card; {stays}."
 
 
 class Tick(Checkbox):
@@ -157,6 +163,11 @@ class SetupScreen(NilScreen):
                 yield Tick("Same for all (F2)", False, id="same", compact=True)
                 yield Tick("ASCII suits", o.ascii, id="ascii", compact=True)
                 yield Tick("Four colours", o.four_color, id="four", compact=True)
+            with Horizontal(classes="setup-row setup-checks"):
+                yield Tick("Play a forced card for me", o.auto_play, id="auto-play",
+                           compact=True)
+                yield Tick("After each trick, wait for a key", o.trick_pause == "key",
+                           id="trick-key", compact=True)
             yield Static(id="setup-error").set_styles("display: none;")
             with Horizontal(classes="setup-row setup-buttons"):
                 yield Button("Start", id="start", variant="primary")
@@ -184,7 +195,8 @@ class SetupScreen(NilScreen):
 
     def _describe_speed(self) -> None:
         speed = str(self.query_one("#speed", Select).value)
-        self.query_one("#speed-help", Static).update(speed_words(speed))
+        wait = self.query_one("#trick-key", Checkbox).value
+        self.query_one("#speed-help", Static).update(speed_words(speed, wait))
 
     def _describe(self) -> None:
         """What each chosen level does (one line) and how strong it is (a dimmer line)."""
@@ -211,6 +223,10 @@ class SetupScreen(NilScreen):
         if event.select.id == "bot-0" and self.query_one("#same", Checkbox).value:
             self._copy_west()
         self._describe()
+
+    @on(Checkbox.Changed, "#trick-key")
+    def _trick_pause_changed(self) -> None:
+        self._describe_speed()
 
     @on(Checkbox.Changed, "#same")
     def _same_changed(self, event: Checkbox.Changed) -> None:
@@ -255,6 +271,9 @@ class SetupScreen(NilScreen):
                        bots=bots,  # type: ignore[arg-type]
                        ascii=self.query_one("#ascii", Checkbox).value,
                        four_color=self.query_one("#four", Checkbox).value,
+                       auto_play=self.query_one("#auto-play", Checkbox).value,
+                       trick_pause="key" if self.query_one("#trick-key", Checkbox).value
+                       else "brief",
                        theme=self.app.theme, from_setup=True)
 
     def action_start(self) -> None:

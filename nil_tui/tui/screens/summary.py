@@ -1,4 +1,5 @@
-"""The deal summary / scoreboard (after every deal, and on ``s``), and the last trick."""
+"""The deal summary / scoreboard (after every deal, and on ``s``), with the trick that ended
+the deal; the review screen shows the hands as dealt and that trick with all four hands."""
 
 from __future__ import annotations
 
@@ -8,11 +9,13 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
+from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Footer, Static
 
-from ...engine import Game, describe_result, lowest
-from ..words import SEAT_LABELS
+from ...engine import Deal, Game, describe_result, lowest
+from ..widgets.cards import CardLook
+from ..widgets.trick import TrickInfo, TrickView
+from ..words import SEAT_LABELS, seat_subject
 from .base import NilScreen
 
 
@@ -74,20 +77,43 @@ def last_deal_text(game: Game) -> Text | None:
     return text
 
 
+def ending_trick_info(deal: Deal) -> TrickInfo:
+    """The trick that ended a deal, its winner marked, with who led and who took it."""
+    trick = deal.tricks[-1]
+    placed = tuple((trick.player_of(k), c) for k, c in enumerate(trick.cards))
+    winner = "you" if trick.winner == 0 else seat_subject(trick.winner)
+    caption = f"{seat_subject(trick.leader)} led, {winner} took it"
+    return TrickInfo(placed, trick.winner, caption)
+
+
 class SummaryScreen(NilScreen):
-    """What happened in the last deal, every deal so far, standings, who is under the table."""
+    """What happened in the last deal, every deal so far, standings, who is under the table.
+    Between deals it also shows the trick that ended the deal; ``d`` opens the review at the
+    hands as dealt, ``t`` at that last trick with all four hands."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,space", "close", "Next deal"),
         Binding("escape,s", "close", "Back", show=False),
+        Binding("d", "review(0)", "Hands dealt"),
+        Binding("t", "review(1)", "Last trick"),
         Binding("question_mark,f1", "app.rules", "Rules"),
         Binding("q", "app.request_quit", "Quit"),
     ]
 
-    def __init__(self, game: Game, between_deals: bool) -> None:
+    def __init__(self, game: Game, between_deals: bool, look: CardLook | None = None) -> None:
         super().__init__()
         self.game = game
         self.between_deals = between_deals
+        self.look = look or CardLook()
+
+    @property
+    def finished_deal(self) -> int | None:
+        """The index of the last finished deal that has a trick, or None."""
+        for index in range(len(self.game.deals) - 1, -1, -1):
+            deal = self.game.deals[index]
+            if deal.is_over and deal.tricks:
+                return index
+        return None
 
     def compose(self) -> ComposeResult:
         game = self.game
@@ -104,14 +130,45 @@ class SummaryScreen(NilScreen):
                 head = Text(f"Scoreboard: deal {game.deal_number} of {game.deals_planned}",
                             style="bold")
             yield Static(head, id="summary-head")
-            yield Static(deals_table(game), id="summary-table")
+            with Horizontal(id="summary-row"):
+                yield Static(deals_table(game), id="summary-table")
+                index = self.finished_deal
+                if self.between_deals and index is not None:
+                    # The trick that ended the deal, beside the scores.
+                    trick = TrickView(id="summary-trick")
+                    trick.look = self.look
+                    trick.info = ending_trick_info(self.game.deals[index])
+                    yield trick
             yield Static(standings_text(game, final=False), id="summary-standings")
-            hint = "Enter: next deal" if self.between_deals else "Enter or Esc: back to the table"
+            hint = ("Enter: next deal   d: the hands as dealt   t: the last trick with all hands"
+                    if self.between_deals else "Enter or Esc: back to the table")
             yield Static(Text(hint, style="dim"), id="summary-hint")
         yield Footer()
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "review" and (not self.between_deals or self.finished_deal is None):
+            return False
+        return super().check_action(action, parameters)
+
+    def action_review(self, at_end: int) -> None:
+        """The review of the deal just finished: at the hands as dealt, or at its last
+        trick (all four hands as they stood)."""
+        from .review import ReviewScreen
+
+        index = self.finished_deal
+        if index is None:
+            return
+        review = ReviewScreen(self.game, f"Deal {index + 1} of {self.game.deals_planned}",
+                              self.look)
+        # Placed before it is shown (set without the watchers, which would go to step 0).
+        review.set_reactive(ReviewScreen.deal_index, index)
+        review.set_reactive(ReviewScreen.step,
+                            len(self.game.deals[index].tricks) if at_end else 0)
+        self.app.push_screen(review)
+        self.app.call_after_refresh(review.show)  # drawn at that place once it is mounted
 
 
 class ScoresScreen(SummaryScreen, inherit_bindings=False):

@@ -6,15 +6,17 @@ at the last trick, and an answer held while the player looks at something else."
 from __future__ import annotations
 
 import time
+from functools import partial
 from typing import ClassVar
 
 from rich.text import Text
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
 from textual.widgets import Footer, Static
+from textual.worker import Worker, WorkerState
 
 from ...driver import BotIncident, BotReplaced, Decision, DriverEvent, GameDriver, Request
 from ...engine import (
@@ -37,8 +39,9 @@ from ..widgets.gamelog import GameLog
 from ..widgets.hand import Hand
 from ..widgets.scoreboard import Scoreboard, ScoreInfo
 from ..widgets.seat import Seat, SeatInfo
+from ..widgets.tracker import CardTracker, TrackerInfo
 from ..widgets.trick import TrickInfo, TrickView
-from ..words import BOT_SEATS, SEAT_LABELS, count, says, seat_subject
+from ..words import BOT_SEATS, SEAT_LABELS, count, says, seat_subject, verb
 from .base import NilScreen
 
 # Seconds a bot's card waits before it lands, and a finished trick stays in view, by speed.
@@ -48,6 +51,9 @@ PAUSES: dict[str, tuple[float, float]] = {
     "normal": (0.45, 1.3),
     "slow": (0.9, 2.5),
 }
+
+# Seconds a card you are forced to play stays under the cursor before it is played for you.
+AUTO_PLAY_DELAY: dict[str, float] = {"instant": 0.3, "fast": 0.4, "normal": 0.7, "slow": 1.2}
 
 
 def level_title(spec: str | None) -> str:
@@ -66,9 +72,12 @@ class TableScreen(NilScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left,a", "move(-1)", "Left", show=False),
         Binding("right,d", "move(1)", "Right", show=False),
-        Binding("enter,space", "play", "Play card", priority=False),
+        # Enter is not in the footer: the status line says "Enter plays" on your turn.
+        Binding("enter,space", "play", "Play card", show=False),
         Binding("s", "scoreboard", "Scores"),
         Binding("t", "last_trick", "Last trick"),
+        Binding("u", "undo", "Undo"),
+        Binding("c", "tracker", "Cards"),
         Binding("h", "hint", "Hint"),
         Binding("question_mark,f1", "app.rules", "Rules"),
         Binding("q", "app.request_quit", "Quit"),
@@ -84,12 +93,18 @@ class TableScreen(NilScreen):
         self._holding: Trick | None = None  # a finished trick on show
         self._hold_timer: Timer | None = None
         self._peeking = False  # the last trick is on show (``t``) until a key
+        self._hold_waits = False  # the trick on show waits for a key (no timer)
         self._held: Decision | None = None  # an answer that came while the player looked away
         self._moved_while_waiting = False
         self._cursor_turn = -1  # the turn the cursor was last placed for
         self._over = False  # the game-over screen is on its way
         self._marked_unsaved = False  # the south line shows "not saved"
         self._start_saved = False  # the deal this table starts with has been saved
+        self._auto_turn: int | None = None  # the turn a forced card is about to be played on
+        self._no_auto_turn = -1  # a turn reached by undo: its forced card waits for you
+        self._draining = False  # after an undo: a bot still answers a position that is gone
+        self._told_assisted = bool(driver.game.undone)  # the log said the game is assisted
+        self._can_undo = False  # undo is offered in the footer
 
     # --- layout ---------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -103,21 +118,29 @@ class TableScreen(NilScreen):
                     yield Seat(id="seat-3", classes="seat-side")
             with Vertical(id="side"):
                 yield Scoreboard(id="scoreboard")
+                yield CardTracker(id="tracker")
                 yield GameLog(id="log")
         yield Static(id="status")
         yield Static(id="south")
         yield Hand(id="hand")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.query_one(TrickView).look = self.look
         self.query_one(Hand).look = self.look
+        self.query_one(CardTracker).look = self.look
+        self.query_one(CardTracker).display = False
         self.set_focus(self.query_one(Hand))
         game = self.game
         if game.deal.tricks or game.deal.trick or game.deal_number > 1:
-            self.log_line(Text(f"Game resumed: deal {game.deal_number} of "
-                               f"{game.deals_planned}.", style="bold"))
-        self._log_deal_start()
+            line = Text(f"Game resumed: deal {game.deal_number} of {game.deals_planned}.",
+                        style="bold")
+            if game.undone:
+                line.append(" Undo was used: the game counts as assisted.", style="dim")
+            self.log_line(line)
+        self._log_deal_start(resumed=True)
+        for event in self.driver.deal_so_far():  # the deal so far, told again
+            self._log_event(event, replay=True)
         for note in self._notes:
             self._log_event(note)
         self.refresh_view()
@@ -163,19 +186,42 @@ class TableScreen(NilScreen):
         self.query_one(Scoreboard).info = ScoreInfo(
             names=SEAT_LABELS, totals=game.totals, taken=taken, lowest=game.losers,
             deal_number=game.deal_number, deals_planned=game.deals_planned)
-        if self._holding is not None:
-            t = self._holding
-            cards = tuple((t.player_of(k), c) for k, c in enumerate(t.cards))
-            caption = f"{says(t.winner, 'win', 'wins')} the trick"
-            if self._peeking:
-                caption = f"Last trick: {seat_subject(t.winner)} took it"
-            self.query_one(TrickView).info = TrickInfo(cards, t.winner, caption)
-        else:
-            cards = tuple(((deal.leader + k) & 3, c) for k, c in enumerate(deal.trick))
-            self.query_one(TrickView).info = TrickInfo(cards, None, "")
+        self.query_one(TrickView).info = self._trick_info()
         hand = self.query_one(Hand)
         mine = to_move == 0 and game.phase is Phase.PLAYING
         hand.set_hand(deal.hand(0), frozenset(deal.legal_moves()) if mine else frozenset(), mine)
+        tracker = self.query_one(CardTracker)
+        if tracker.display:
+            tracker.info = TrackerInfo.of(deal.view(0))
+        can_undo = driver.plays_to_undo() > 0
+        if can_undo != self._can_undo:  # the footer offers undo only when it can act
+            self._can_undo = can_undo
+            # The footer is rebuilt a moment after the card is drawn, not before it.
+            self.set_timer(0.2, self.refresh_bindings)
+
+    def _trick_info(self) -> TrickInfo:
+        """The middle of the table: the trick on show (just won, or the peek at the last one),
+        else the trick being played with who led it, else the last trick won (it stays until
+        the next card is played, at any speed) and who leads now."""
+        deal = self.game.deal
+        if self._holding is not None:
+            t = self._holding
+            cards = tuple((t.player_of(k), c) for k, c in enumerate(t.cards))
+            caption = f"{seat_subject(t.leader)} led, {says(t.winner, 'win', 'wins')}"
+            if self._peeking:
+                caption = f"Last trick: {seat_subject(t.winner)} took it"
+            return TrickInfo(cards, t.winner, caption)
+        if deal.trick:
+            cards = tuple(((deal.leader + k) & 3, c) for k, c in enumerate(deal.trick))
+            return TrickInfo(cards, None, f"{seat_subject(deal.leader)} led")
+        if self.game.phase is not Phase.PLAYING:
+            return TrickInfo((), None, "")
+        if deal.tricks:
+            t = deal.tricks[-1]
+            cards = tuple((t.player_of(k), c) for k, c in enumerate(t.cards))
+            return TrickInfo(cards, t.winner,
+                             f"{seat_subject(t.winner)} won it and {verb(t.winner, 'lead', 'leads')}")
+        return TrickInfo((), None, f"{says(deal.leader, 'lead', 'leads')}")
 
     def _show_south(self, cards: int, tricks: int) -> None:
         south = Text()
@@ -217,7 +263,7 @@ class TableScreen(NilScreen):
         if phase is Phase.DEAL_OVER:
             from .summary import SummaryScreen
 
-            self.app.push_screen(SummaryScreen(self.game, between_deals=True),
+            self.app.push_screen(SummaryScreen(self.game, between_deals=True, look=self.look),
                                  self._after_summary)
             return
         if phase is Phase.GAME_OVER:
@@ -230,14 +276,63 @@ class TableScreen(NilScreen):
                 if not (self._moved_while_waiting and hand.current in hand.legal):
                     hand.leftmost_legal()
                 self._moved_while_waiting = False
+            if self._forced_card() is not None:
+                self._play_forced_soon()
+                return
             self.status(self._your_turn_text())
             return
+        if self._draining and self._bot_running():
+            return  # the bot finishes its answer to the undone position first
+        self._draining = False
         request = driver.request()
         if request is not None:
             self.refresh_view()
             self.status(Text(f"{SEAT_LABELS[request.seat]} is thinking…", style="dim"))
             pause = PAUSES.get(self.options.speed, PAUSES["normal"])[0]
             self.ask_bot(request, pause)
+
+    def _bot_running(self) -> bool:
+        return any(w.group == "bots" and w.is_running for w in self.workers)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if (self._draining and event.worker.group == "bots"
+                and event.state in (WorkerState.SUCCESS, WorkerState.ERROR,
+                                    WorkerState.CANCELLED)):
+            self.advance()
+
+    def _forced_card(self) -> Card | None:
+        """Your only legal card when auto-play is on and this turn was not reached by undo
+        (there the card waits for you, so another undo can go further back)."""
+        if not self.options.auto_play or self._no_auto_turn == self.driver.turn:
+            return None
+        legal = self.game.deal.legal_moves()
+        return legal[0] if len(legal) == 1 else None
+
+    def _play_forced_soon(self) -> None:
+        """Show the forced card for a moment, then play it (unless you play it first)."""
+        card = self._forced_card()
+        if card is None:
+            return
+        text = Text("Your only legal card: ", style="bold")
+        text.append_text(self.look.styled(card))
+        text.append(" is played for you…", style="bold")
+        self.status(text)
+        turn = self.driver.turn
+        if self._auto_turn == turn:
+            return
+        self._auto_turn = turn
+        delay = AUTO_PLAY_DELAY.get(self.options.speed, AUTO_PLAY_DELAY["normal"])
+        self.set_timer(delay, partial(self._auto_play, turn))
+
+    def _auto_play(self, turn: int) -> None:
+        if turn != self.driver.turn or self._auto_turn != turn:
+            return
+        self._auto_turn = None
+        card = self._forced_card()
+        if (card is None or not self.is_active or self._holding is not None
+                or not self.driver.human_to_move()):
+            return  # shown again (and timed anew) when the table is back in front
+        self._play_card(card, forced=True)
 
     def _your_turn_text(self) -> Text:
         deal = self.game.deal
@@ -264,6 +359,8 @@ class TableScreen(NilScreen):
         self.post_message(BotDecided(decision))
 
     def on_bot_decided(self, message: BotDecided) -> None:
+        if message.decision.turn != self.driver.turn:
+            return  # for a position that is gone (an undo): the bot is asked again
         if not self.is_active or self._peeking:
             self._held = message.decision
             return
@@ -276,7 +373,7 @@ class TableScreen(NilScreen):
         held, self._held = self._held, None
         if held is not None and self._apply(held):
             return
-        if self._holding is not None and self._hold_timer is None:
+        if self._holding is not None and self._hold_timer is None and not self._hold_waits:
             self._release_hold()
         else:
             self.refresh_view()
@@ -290,18 +387,23 @@ class TableScreen(NilScreen):
         self._after_play(events)
         return True
 
-    def _after_play(self, events: list[DriverEvent]) -> None:
+    def _after_play(self, events: list[DriverEvent], forced: bool = False) -> None:
         for event in events:
-            self._log_event(event)
+            self._log_event(event, forced=forced)
         self.refresh_view()
         self.advance()
 
-    def _log_event(self, event: DriverEvent) -> None:
+    def _log_event(self, event: DriverEvent, *, forced: bool = False,
+                   replay: bool = False) -> None:
+        """A log line for an event; ``forced``: your card was played for you; ``replay``:
+        the deal is being told again (a resumed game), so nothing is held on the table."""
         if isinstance(event, (BotIncident, BotReplaced)):
             self.log_line(Text(f"⚠ {SEAT_LABELS[event.seat]}: {event.reason}", style="yellow"))
         elif isinstance(event, CardPlayed):
             line = Text(f"{says(event.seat, 'play', 'plays')} ")
             line.append_text(self.look.styled(event.card))
+            if forced and event.seat == 0:
+                line.append(" (forced)", style="dim")
             self.log_line(line)
         elif isinstance(event, TrickWon):
             w = event.winner
@@ -311,7 +413,8 @@ class TableScreen(NilScreen):
                 line.append(" — " + ("you are no longer clean" if w == 0 else
                                      f"{SEAT_LABELS[w]} is no longer clean"))
             self.log_line(line)
-            self._hold(event.trick)
+            if not replay:
+                self._hold(event.trick)
         elif isinstance(event, DealEnded):
             self.log_line(Text(f"Deal {event.deal_number}: {event.summary(SEAT_LABELS)}",
                                style="bold cyan"))
@@ -319,15 +422,25 @@ class TableScreen(NilScreen):
             self.log_line(Text("The game is over.", style="bold"))
 
     def _hold(self, trick: Trick) -> None:
+        """Keep a trick just won on the table: until a key (the "wait for a key" setting), or
+        for a moment by speed. At ``instant`` it is not held, but it stays on show until
+        the next card is played (see :meth:`_trick_info`)."""
+        takes = says(trick.winner, "take", "takes")
+        if self._hold_timer is not None:
+            self._hold_timer.stop()
+            self._hold_timer = None
+        if self.options.trick_pause == "key":
+            self._holding = trick
+            self._hold_waits = True
+            self.status(Text(f"{takes} the trick. Press any key to go on.", style="bold"))
+            return
         pause = PAUSES.get(self.options.speed, PAUSES["normal"])[1]
         if pause <= 0:
             return
         self._holding = trick
-        if self._hold_timer is not None:
-            self._hold_timer.stop()
         self._hold_timer = self.set_timer(pause, self._hold_over)
-        self.status(Text(f"{says(trick.winner, 'take', 'takes')} the trick "
-                         "(any key to go on)", style="dim"))
+        self.status(Text(f"{takes} the trick; play goes on in a moment (any key: now).",
+                         style="dim"))
 
     def _hold_over(self) -> None:
         self._hold_timer = None
@@ -340,16 +453,17 @@ class TableScreen(NilScreen):
             self._hold_timer = None
         self._holding = None
         self._peeking = False
+        self._hold_waits = False
         held, self._held = self._held, None
         if held is not None and self.is_active and self._apply(held):
             return
         self.refresh_view()
         self.advance()
 
-    def _log_deal_start(self) -> None:
+    def _log_deal_start(self, resumed: bool = False) -> None:
         game = self.game
         deal = game.deal
-        if deal.tricks or deal.trick:
+        if (deal.tricks or deal.trick) and not resumed:
             return
         leader = (deal.dealer + 1) & 3
         dealer = "you deal" if deal.dealer == 0 else f"{SEAT_LABELS[deal.dealer]} deals"
@@ -374,9 +488,31 @@ class TableScreen(NilScreen):
                                               self.nil_app.save_problem))
 
     # --- keys up --------------------------------------------------------------------------
+    def on_key(self, event: events.Key) -> None:
+        """While a trick is on show (just won, or the peek at the last one), a key only puts
+        it away: one key, one effect."""
+        if not self.is_active:
+            return
+        if self._holding is None:
+            if event.key == "u" and self.driver.plays_to_undo() == 0:
+                # Undo is off the footer then, and its key says why it does nothing.
+                self.status("There is no card of yours to take back in this deal.", warn=True)
+            return
+        event.stop()
+        event.prevent_default()
+        self._release_hold()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if not self.is_active:
+            return False
+        if action == "undo":
+            return self.driver.plays_to_undo() > 0  # in the footer only when it can act
+        return True
+
     def action_move(self, step: int) -> None:
         if self._holding is not None:
             self._release_hold()
+            return
         if self.driver.bot_to_move() is not None:
             self._moved_while_waiting = True
         self.query_one(Hand).move(step)
@@ -395,7 +531,7 @@ class TableScreen(NilScreen):
             return
         self._play_card(message.card)
 
-    def _play_card(self, card: Card | None) -> None:
+    def _play_card(self, card: Card | None, forced: bool = False) -> None:
         driver = self.driver
         if driver.phase is not Phase.PLAYING or card is None:
             return
@@ -413,7 +549,7 @@ class TableScreen(NilScreen):
         except IllegalPlay as exc:  # pragma: no cover - why_illegal said it was legal
             self._refuse(card, exc)
             return
-        self._after_play(events)
+        self._after_play(events, forced=forced)
 
     def _refuse(self, card: Card, problem: IllegalPlay) -> None:
         if problem.led_suit is not None:
@@ -446,6 +582,52 @@ class TableScreen(NilScreen):
         self._holding = tricks[-1]
         self.refresh_view()
         self.status(Text("The last trick (any key to go back)", style="dim"))
+
+    def action_undo(self) -> None:
+        """Take back your last card of this deal and every card played after it."""
+        driver = self.driver
+        plays = driver.plays_to_undo()
+        if plays == 0:
+            self.status("There is no card of yours to take back in this deal.", warn=True)
+            return
+        deal = self.game.deal
+        seats = [t.player_of(k) for t in deal.tricks for k in range(4)]
+        seats += [(deal.leader + k) & 3 for k in range(len(deal.trick))]
+        if self._hold_timer is not None:
+            self._hold_timer.stop()
+            self._hold_timer = None
+        self._holding = None
+        self._peeking = False
+        self._hold_waits = False
+        self._held = None
+        self._auto_turn = None
+        cards = driver.undo()
+        self._no_auto_turn = driver.turn
+        self._draining = self._bot_running()
+        line = Text("Taken back: ", style="bold magenta")
+        for n, (seat, card) in enumerate(zip(seats[-len(cards):], cards)):
+            if n:
+                line.append(", ")
+            line.append("your " if seat == 0 else f"{SEAT_LABELS[seat]}'s ")
+            line.append_text(self.look.styled(card))
+        line.append(".")
+        self.log_line(line)
+        if not self._told_assisted:
+            self._told_assisted = True
+            self.log_line(Text("Undo used: this game now counts as assisted in history and "
+                               "statistics.", style="magenta"))
+        self.refresh_view()
+        self.advance()
+        if driver.human_to_move():
+            text = Text(f"Taken back ({count(len(cards), 'card')}). ", style="bold")
+            text.append_text(self._your_turn_text())
+            self.status(text)
+
+    def action_tracker(self) -> None:
+        """Show or hide the panel of cards still out and the voids shown."""
+        tracker = self.query_one(CardTracker)
+        tracker.display = not tracker.display
+        self.refresh_view()
 
     def action_hint(self) -> None:
         if not self.driver.human_to_move():

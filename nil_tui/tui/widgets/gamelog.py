@@ -1,4 +1,9 @@
-"""The game log: a readable line per play and per trick."""
+"""The game log: a readable line per play and per trick.
+
+A line shows in the same frame as the card it tells of. ``RichLog.write`` scrolls to the end
+only after the screen's next refresh, and a quiet table may not refresh again for a second
+(its next timer): the new line would sit below the visible part until then. ``add`` scrolls
+at once instead."""
 
 from __future__ import annotations
 
@@ -18,4 +23,7 @@ class GameLog(RichLog, can_focus=False):
 
     def add(self, line: Text | str) -> None:
         self.history.append(line.plain if isinstance(line, Text) else line)
-        self.write(line)
+        self.write(line, scroll_end=False)
+        if self.auto_scroll:
+            self.scroll_end(animate=False, immediate=True, x_axis=False)
+        self.refresh()
