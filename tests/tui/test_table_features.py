@@ -150,6 +150,29 @@ async def test_a_forced_card_is_played_for_you_and_the_log_says_forced() -> None
         assert any(line == f"You play {card.pretty()} (forced)" for line in log_lines(screen))
 
 
+async def test_undo_back_to_a_forced_card_leaves_it_to_you() -> None:
+    for seed in range(7, 30):  # a forced card that does not end the deal
+        app = NilApp("play", options=replace(OPTIONS, deals=1, seed=seed))
+        async with app.run_test(size=(100, 32)) as pilot:
+            screen = table(app)
+            if not await find_forced_turn(app, pilot, screen):
+                continue
+            before = deal_plays(screen)
+            await pilot.press("enter")  # you play it yourself
+            await settle(app, pilot)
+            if not isinstance(app.screen, TableScreen) or screen.game.deal.is_over:
+                continue
+            screen.options = replace(screen.options, auto_play=True)
+            await pilot.press("u")
+            await settle(app, pilot)
+            assert deal_plays(screen) == before
+            await pause_a_little(app, pilot, 12)
+            assert deal_plays(screen) == before  # not played again for you: u can go further
+            assert "Your turn" in str(screen.query_one("#status").render())
+            return
+    raise AssertionError("no forced card before the end of a deal")
+
+
 async def test_without_auto_play_a_forced_card_waits_for_you() -> None:
     app = NilApp("play", options=replace(OPTIONS, deals=1))
     async with app.run_test(size=(100, 32)) as pilot:
@@ -204,6 +227,24 @@ async def test_waiting_for_a_key_after_a_trick_waits_and_the_key_only_goes_on() 
         legal = screen.game.deal.legal_moves()
         assert hand.cursor == (min(hand.cards.index(c) for c in legal)
                                if screen.driver.human_to_move() else 0)
+
+
+async def test_undo_works_while_a_trick_waits_for_a_key() -> None:
+    app = NilApp("play", options=replace(OPTIONS, trick_pause="key"))
+    async with app.run_test(size=(100, 32)) as pilot:
+        screen = table(app)
+        for _ in range(6):
+            await pause_a_little(app, pilot)
+            if screen._holding is not None and screen.driver.plays_to_undo():
+                break
+            await pilot.press("enter")
+        assert screen._holding is not None
+        tricks = len(screen.game.deal.tricks)
+        await pilot.press("u")
+        await pause_a_little(app, pilot)
+        assert screen.game.undone
+        assert len(screen.game.deal.tricks) == tricks - 1  # your card of the trick on show
+        assert screen._holding is None and screen.driver.human_to_move()
 
 
 async def test_at_instant_the_trick_just_won_stays_until_the_next_card() -> None:

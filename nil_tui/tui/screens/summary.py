@@ -161,8 +161,7 @@ class SummaryScreen(NilScreen):
         index = self.finished_deal
         if index is None:
             return
-        review = ReviewScreen(self.game, f"Deal {index + 1} of {self.game.deals_planned}",
-                              self.look)
+        review = ReviewScreen(self.game, "The game so far", self.look)
         # Placed before it is shown (set without the watchers, which would go to step 0).
         review.set_reactive(ReviewScreen.deal_index, index)
         review.set_reactive(ReviewScreen.step,

@@ -490,7 +490,7 @@ class TableScreen(NilScreen):
     # --- keys up --------------------------------------------------------------------------
     def on_key(self, event: events.Key) -> None:
         """While a trick is on show (just won, or the peek at the last one), a key only puts
-        it away: one key, one effect."""
+        it away: one key, one effect. Undo acts at once (the trick you just lost, say)."""
         if not self.is_active:
             return
         if self._holding is None:
@@ -498,6 +498,8 @@ class TableScreen(NilScreen):
                 # Undo is off the footer then, and its key says why it does nothing.
                 self.status("There is no card of yours to take back in this deal.", warn=True)
             return
+        if event.key == "u" and self.driver.plays_to_undo() > 0:
+            return  # the binding takes it back, the trick on show with it
         event.stop()
         event.prevent_default()
         self._release_hold()

@@ -30,7 +30,10 @@ class TrackerInfo:
 
 
 def ranks_text(ranks: list[str], width: int) -> str:
-    """Ranks spaced out when they fit in ``width`` cells, packed together when not."""
+    """Ranks spaced out when they fit in ``width`` cells, packed together when not; a suit
+    with every rank out says so."""
+    if len(ranks) == 13:
+        return "all 13"
     spaced = " ".join(ranks)
     return spaced if len(spaced) <= width else "".join(ranks)
 
@@ -39,7 +42,7 @@ class CardTracker(Widget):
     """A small panel: "♠ A Q 9 4" per suit, then "Out of: West ♥ · East ♣♦"."""
 
     DEFAULT_CSS = """
-    CardTracker { height: auto; border: round $panel-lighten-2; padding: 0 1; }
+    CardTracker { height: auto; border: round $panel-lighten-2; padding: 0 0 0 1; }
     """
 
     info: reactive[TrackerInfo] = reactive(TrackerInfo())
@@ -51,7 +54,7 @@ class CardTracker(Widget):
     def render(self) -> Text:
         info = self.info
         look = self.look
-        width = max(8, self.content_region.width - 2)
+        width = max(8, self.content_region.width - 2)  # after the suit and a space
         text = Text()
         for suit in SUITS_HIGH_FIRST:
             ranks = [c.rank_label for c in sorted(info.out, reverse=True) if c.suit == suit]
