@@ -209,7 +209,7 @@ class TableScreen(NilScreen):
             cards = tuple((t.player_of(k), c) for k, c in enumerate(t.cards))
             caption = f"{seat_subject(t.leader)} led, {says(t.winner, 'win', 'wins')}"
             if self._peeking:
-                caption = f"Last trick: {seat_subject(t.winner)} took it"
+                caption = f"Last trick, to {'you' if t.winner == 0 else SEAT_LABELS[t.winner]}"
             return TrickInfo(cards, t.winner, caption)
         if deal.trick:
             cards = tuple(((deal.leader + k) & 3, c) for k, c in enumerate(deal.trick))
