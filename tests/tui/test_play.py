@@ -3,14 +3,12 @@ a bot thinks, bursts of arrow keys, resizing."""
 
 from __future__ import annotations
 
-import threading
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from textual import events
-from tui_helpers import settle, table, wait_for_table
+from tui_helpers import BlockingPlayer, settle, table, wait_for_table
 
-from nil_tui.engine import Card, PlayerView
 from nil_tui.options import PlayOptions
 from nil_tui.tui.app import NilApp
 from nil_tui.tui.screens.dialogs import TooSmall
@@ -93,32 +91,6 @@ async def test_illegal_card_says_why_and_changes_nothing() -> None:
             assert screen.game.to_move == 0
             return
     raise AssertionError("no seed gave an illegal card to try")
-
-
-@dataclass(frozen=True)
-class Answer:
-    card: Card
-    incident: str | None = None
-
-
-class BlockingPlayer:
-    """Plays its lowest legal card; once ``armed``, waits for the test to let it play."""
-
-    def __init__(self, spec: str, seed: int) -> None:
-        self.spec = spec
-        self.name = "blocking"
-        self.armed = threading.Event()
-        self.go = threading.Event()
-        self.asked = threading.Event()
-
-    def decide(self, view: PlayerView, perfect: Any = None) -> Answer:
-        if self.armed.is_set():
-            self.asked.set()
-            self.go.wait(10)
-        return Answer(view.legal[0])
-
-    def close(self) -> None:
-        self.go.set()
 
 
 async def test_keys_while_a_bot_thinks_never_play_and_are_not_lost(

@@ -14,7 +14,7 @@ import pytest
 from textual.command import CommandPalette
 from textual.containers import VerticalScroll
 from textual.widgets import Checkbox, Select, Static
-from tui_helpers import settle, table
+from tui_helpers import BlockingPlayer, blocking_opener, settle, table
 
 from nil_tui.bots import LEVELS
 from nil_tui.engine import Game, describe_result
@@ -206,18 +206,29 @@ async def test_quit_from_the_command_palette_in_setup_quits() -> None:
 @pytest.mark.parametrize("key", ["ctrl+p", "q"])
 async def test_bots_wait_while_the_palette_or_a_dialog_is_open(
         quick_options: PlayOptions, key: str) -> None:
-    options = replace(quick_options, seed=SOUTH_LEADS, speed="fast")
-    app = NilApp("play", options=options)
+    players: list[BlockingPlayer] = []
+    options = replace(quick_options, seed=SOUTH_LEADS)
+    app = NilApp("play", options=options, opener=blocking_opener(players, armed=True))
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
         screen = table(app)
         deal = screen.game.deal
         assert not deal.trick and not deal.tricks, "South should lead the first trick"
-        await pilot.press("enter", key)  # play a card, then at once look elsewhere
+        await pilot.press("enter")  # your card: West is asked and holds its answer
+        for _ in range(200):
+            await pilot.pause(0.02)
+            if any(p.asked.is_set() for p in players):
+                break
+        else:
+            raise AssertionError("West was not asked")
+        await pilot.press(key)  # look elsewhere while West thinks
         assert not isinstance(app.screen, type(screen))
-        for _ in range(3):  # West's answer comes while the other screen is in front
-            await app.workers.wait_for_complete()
-            await pilot.pause(0.2)
+        for player in players:  # West answers while the other screen is in front
+            player.armed.clear()
+            player.go.set()
+        await app.workers.wait_for_complete()
+        for _ in range(5):
+            await pilot.pause()
         assert len(deal.trick) == 1, "a bot played while the table was covered"
         await pilot.press("escape")
         await settle(app, pilot)

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
+from nil_tui.engine import Card, PlayerView
 from nil_tui.tui.app import NilApp
 from nil_tui.tui.screens.table import TableScreen
 
@@ -38,3 +42,43 @@ def table(app: NilApp) -> TableScreen:
     screen = app.screen
     assert isinstance(screen, TableScreen), f"expected the table, got {screen!r}"
     return screen
+
+
+@dataclass(frozen=True)
+class Answer:
+    card: Card
+    incident: str | None = None
+
+
+class BlockingPlayer:
+    """Plays its lowest legal card; once ``armed``, waits for the test to let it play."""
+
+    def __init__(self, spec: str, seed: int) -> None:
+        self.spec = spec
+        self.name = "blocking"
+        self.armed = threading.Event()
+        self.go = threading.Event()
+        self.asked = threading.Event()
+
+    def decide(self, view: PlayerView, perfect: Any = None) -> Answer:
+        if self.armed.is_set():
+            self.asked.set()
+            self.go.wait(10)
+        return Answer(view.legal[0])
+
+    def close(self) -> None:
+        self.go.set()
+
+
+def blocking_opener(players: list[BlockingPlayer], armed: bool = False
+                    ) -> Callable[[str, int], BlockingPlayer]:
+    """An opener for NilApp(opener=...) whose bots are BlockingPlayers (``armed`` from the
+    start, or not), collected in ``players``."""
+    def opener(spec: str, seed: int) -> BlockingPlayer:
+        player = BlockingPlayer(spec, seed)
+        if armed:
+            player.armed.set()
+        players.append(player)
+        return player
+
+    return opener
