@@ -26,6 +26,7 @@ def verb(seat: int, plain: str, third: str) -> str:
     return plain if seat == 0 else third
 
 
-def says(seat: int, plain: str, third: str) -> str:
-    """Subject and verb: "You win", "North wins"."""
-    return f"{seat_subject(seat)} {verb(seat, plain, third)}"
+def says(seat: int, plain: str, third: str, *, start: bool = True) -> str:
+    """Subject and verb: "You win", "North wins" ("you win" within a sentence)."""
+    subject = seat_subject(seat) if start or seat != 0 else "you"
+    return f"{subject} {verb(seat, plain, third)}"

@@ -468,7 +468,7 @@ class TableScreen(NilScreen):
         leader = (deal.dealer + 1) & 3
         dealer = "you deal" if deal.dealer == 0 else f"{SEAT_LABELS[deal.dealer]} deals"
         self.log_line(Text(f"Deal {game.deal_number} of {game.deals_planned}: {dealer}; "
-                           f"{says(leader, 'lead', 'leads')}.", style="bold cyan"))
+                           f"{says(leader, 'lead', 'leads', start=False)}.", style="bold cyan"))
 
     def _after_summary(self, _: object = None) -> None:
         if self.driver.phase is Phase.DEAL_OVER:
@@ -643,7 +643,7 @@ class TableScreen(NilScreen):
         from ...bots import advise
 
         try:
-            card, reason = advise(view)
+            card, reason = advise(view, ascii=self.look.ascii)
         except Exception as exc:  # noqa: BLE001 - a failing hint must not stop the game
             card, reason = view.legal[0], f"no hint available ({type(exc).__name__})"
         self.post_message(HintReady(turn, card, reason))
