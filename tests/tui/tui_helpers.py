@@ -51,13 +51,16 @@ class Answer:
 
 
 class BlockingPlayer:
-    """Plays its lowest legal card; once ``armed``, waits for the test to let it play."""
+    """Plays its lowest legal card; once ``armed``, waits for the test to let it play. Players
+    may share their events, so that one call arms or releases every seat, even those opened
+    later."""
 
-    def __init__(self, spec: str, seed: int) -> None:
+    def __init__(self, spec: str, seed: int, armed: threading.Event | None = None,
+                 go: threading.Event | None = None) -> None:
         self.spec = spec
         self.name = "blocking"
-        self.armed = threading.Event()
-        self.go = threading.Event()
+        self.armed = armed or threading.Event()
+        self.go = go or threading.Event()
         self.asked = threading.Event()
 
     def decide(self, view: PlayerView, perfect: Any = None) -> Answer:
@@ -72,12 +75,16 @@ class BlockingPlayer:
 
 def blocking_opener(players: list[BlockingPlayer], armed: bool = False
                     ) -> Callable[[str, int], BlockingPlayer]:
-    """An opener for NilApp(opener=...) whose bots are BlockingPlayers (``armed`` from the
-    start, or not), collected in ``players``."""
+    """An opener for NilApp(opener=...) whose bots are BlockingPlayers, collected in
+    ``players``. With ``armed``, all of them share one ``armed`` and one ``go`` event, set
+    from the start: clearing ``armed`` and setting ``go`` on any player releases them all."""
+    shared = (threading.Event(), threading.Event()) if armed else None
+    if shared is not None:
+        shared[0].set()
+
     def opener(spec: str, seed: int) -> BlockingPlayer:
-        player = BlockingPlayer(spec, seed)
-        if armed:
-            player.armed.set()
+        player = (BlockingPlayer(spec, seed, *shared) if shared is not None
+                  else BlockingPlayer(spec, seed))
         players.append(player)
         return player
 
