@@ -21,8 +21,7 @@ KEYS = (
     ("s", "scoreboard: every deal so far, standings"),
     ("t", "show the last completed trick"),
     ("h", "a hint for your turn"),
-    ("u", "undo: take back your last card and the plays after it (the game counts as "
-          "assisted)"),
+    ("u", "undo: take back your last card and the plays after it (an assisted game)"),
     ("c", "card tracker: the cards still out, and the suits each player has shown out of"),
     ("? or F1", "these rules and keys"),
     ("q or ctrl+q", "quit (asks first during a game; says whether the game is saved)"),
