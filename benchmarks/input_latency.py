@@ -19,8 +19,6 @@ import threading
 import time
 from typing import Any
 
-os.environ.setdefault("NIL_TUI_HOME", tempfile.mkdtemp(prefix="nil-tui-bench-"))
-
 from textual import events
 
 from nil_tui.engine import Card, PlayerView
@@ -63,9 +61,28 @@ class SlowRealBot:
         return card
 
 
+class Seat:
+    """The benchmark's bot in a seat, as the game driver asks a bot."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+        self.spec = self.name = "benchmark"
+
+    def decide(self, view: PlayerView, perfect: Any = None) -> Any:
+        from nil_tui.bots.safety import Choice
+
+        return Choice(self.bot.choose(view))
+
+    def close(self) -> None:
+        self.bot.stop.set()
+
+
 async def measure(bot: Any, keys: int) -> list[float]:
+    # A data folder of its own: a game left saved by the last measure would be offered first.
+    os.environ["NIL_TUI_HOME"] = tempfile.mkdtemp(prefix="nil-tui-bench-")
     app = NilApp("play", options=PlayOptions(deals=1, bots=("easy",) * 3, seed=4,
-                                             speed="instant"))
+                                             speed="instant"),
+                 opener=lambda spec, seed: Seat(bot))
     renders: list[float] = []
     original = Hand.render
 
@@ -80,9 +97,8 @@ async def measure(bot: Any, keys: int) -> list[float]:
             while not isinstance(app.screen, TableScreen):
                 await pilot.pause()
             screen = app.screen
-            screen._bots = {1: bot, 2: bot, 3: bot}  # the benchmark's bots
             # Play until a bot is asked (its turn), then it thinks until told to stop.
-            while screen._thinking is None:
+            while screen.driver.asking is None:
                 await app.workers.wait_for_complete()
                 await pilot.pause()
                 if screen.game.to_move == 0:
@@ -105,7 +121,7 @@ async def measure(bot: Any, keys: int) -> list[float]:
                         raise TimeoutError("a key was not drawn within 2 s")
                 latencies.append(max(t for t in renders) - start)
                 await asyncio.sleep(0.02)
-            assert screen._thinking is not None, "the bot stopped thinking during the test"
+            assert screen.driver.asking is not None, "the bot stopped thinking during the test"
             bot.stop.set()
             await app.workers.wait_for_complete()
     finally:
