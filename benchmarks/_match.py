@@ -7,6 +7,7 @@ import random
 from collections.abc import Sequence
 
 from nil_tui.bots import make_bot, seat_seed
+from nil_tui.bots.heuristic import edge
 from nil_tui.engine import Deal
 
 
@@ -32,8 +33,7 @@ def rotated_edges(hero: str, field: str, deals: int | range, seed: int) -> list[
                     d.play(bot.choose_perfect(d.view(seat), d.copy()))
                 else:
                     d.play(bot.choose(d.view(seat)))
-            p = d.points
-            total += p[rot] - (sum(p) - p[rot]) / 3
+            total += edge(d.points, rot)
         edges.append(total / 4)
     return edges
 
