@@ -402,7 +402,7 @@ if hasattr(os, "register_at_fork"):
 def plugin_log() -> Path | None:
     """Where plugin bots' stderr goes: ``plugins.log`` in the data folder (None: nowhere)."""
     try:
-        from ..store import default_home
+        from ..paths import default_home
 
         return Path(default_home()) / LOG_NAME
     except Exception:  # noqa: BLE001 - no data folder: the output is discarded

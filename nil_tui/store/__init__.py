@@ -11,7 +11,8 @@ statistics. SQLite in the user data directory; this package is the only code tha
 
 from __future__ import annotations
 
-from .core import DB_NAME, RECORDS_DIR, Saved, Store, as_options, default_home
+from ..paths import DB_NAME, default_home
+from .core import RECORDS_DIR, Saved, Store, as_options
 from .files import JSONDamage, now_utc
 from .locking import LOCK_NAME, MAX_SLOTS
 from .messages import LOCKED

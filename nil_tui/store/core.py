@@ -31,6 +31,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, ClassVar
 
+from ..paths import DB_NAME, default_home
 from . import messages
 from .files import (
     JSONDamage,
@@ -78,7 +79,6 @@ from .summaries import (
     summarize,
 )
 
-DB_NAME = "nil-tui.db"
 RECORDS_DIR = "records"
 
 Saved = tuple[JSONObject, JSONObject]  # (record, options) of a game in progress
@@ -88,16 +88,6 @@ _UNREAD: dict[str, list[str]] = {}  # warnings of closed stores nobody read, by 
 
 def _key(home: Path) -> str:
     return os.path.abspath(home)
-
-
-def default_home() -> Path:
-    """``$NIL_TUI_HOME`` when set, else the platform's user data directory."""
-    env = os.environ.get("NIL_TUI_HOME")
-    if env:
-        return Path(env).expanduser()
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("nil-tui", appauthor=False))
 
 
 def as_options(options: JSONObject) -> JSONObject:

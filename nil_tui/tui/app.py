@@ -49,7 +49,7 @@ def describe_saved(record: dict[str, Any]) -> str:
 
 def first_run() -> bool:
     """No data file yet: nothing has been kept, so there is nothing to read."""
-    from ..store import DB_NAME, default_home
+    from ..paths import DB_NAME, default_home
 
     try:
         return not (default_home() / DB_NAME).exists()

@@ -254,7 +254,7 @@ def close_in_background(close: Callable[[], None]) -> None:
 # --- crash reports ----------------------------------------------------------------------------
 def data_folder() -> Path | None:
     try:
-        from ..store import default_home
+        from ..paths import default_home
 
         return Path(default_home())
     except Exception:  # noqa: BLE001 - a report goes to the temporary folder instead
