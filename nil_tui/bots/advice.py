@@ -118,7 +118,7 @@ def _wins_for_sure(view: PlayerView, card: Card) -> bool:
     """Playing this card takes the trick whatever the players after you hold."""
     if view.trick:
         led = view.trick[0].suit
-        top = max(c.rank for c in view.trick if c.suit == led)
+        top = view.trick[(trick_winner(view.leader, view.trick) - view.leader) & 3].rank
         if card.suit != led or card.rank < top:
             return False
         if len(view.trick) == 3:
