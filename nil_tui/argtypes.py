@@ -77,3 +77,41 @@ def seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(
             f"expected 0 to {MAX_TIME_CAP:g} seconds, got {shown(text)}")
     return value
+
+
+def game_number(text: str) -> int:
+    """Which record of a .jsonl file: 1 to MAX_GAMES."""
+    return _whole(text, "expected a game number from {low} to {high}", 1, MAX_GAMES)
+
+
+SEAT_LETTERS = "SWNE"  # seat 0 is South, then clockwise
+
+
+def seat(text: str) -> int:
+    """A seat: 0 to 3, or its letter S, W, N, E (either case)."""
+    letter = text.strip().upper()
+    if len(letter) == 1 and letter in SEAT_LETTERS:
+        return SEAT_LETTERS.index(letter)
+    return _whole(text, "a seat is {low} to {high} (or S, W, N, E)", 0, 3)
+
+
+FIRST_DATE = "2000-01-01"
+LAST_DATE = "2999-12-31"
+
+
+def date(text: str) -> str:
+    """A calendar date written YYYY-MM-DD, from FIRST_DATE to LAST_DATE."""
+    import datetime
+
+    stripped = text.strip()
+    if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", stripped):
+        raise argparse.ArgumentTypeError(f"expected a date written YYYY-MM-DD, got "
+                                         f"{shown(text)}")
+    try:
+        day = datetime.date.fromisoformat(stripped)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"no such date: {shown(text)}") from None
+    if not FIRST_DATE <= day.isoformat() <= LAST_DATE:
+        raise argparse.ArgumentTypeError(f"expected a date from {FIRST_DATE} to {LAST_DATE}, "
+                                         f"got {shown(text)}")
+    return day.isoformat()

@@ -118,6 +118,9 @@ def build_parser(with_simulate: bool = True) -> argparse.ArgumentParser:
     play.add_argument("--theme", default=None, type=theme,
                       help="a Textual theme name, e.g. nord, gruvbox, textual-light "
                       f"(default: {SETUP_DEFAULT} textual-dark)")
+    play.add_argument("--meter", action=argparse.BooleanOptionalAction, default=None,
+                      help="show your chance to stay clean on your seat line (the game then "
+                      f"counts as assisted) (default: {SETUP_DEFAULT} off)")
 
     sub.add_parser("resume", help="continue the saved game")
     replay = sub.add_parser("replay", help="open a game record in the review screen")
@@ -126,6 +129,33 @@ def build_parser(with_simulate: bool = True) -> argparse.ArgumentParser:
     sub.add_parser("rules", help="print the rules")
     sub.add_parser("history", help="browse finished games")
     sub.add_parser("stats", help="show your statistics")
+    challenge = sub.add_parser(
+        "challenge", help="play the daily challenge: the day's deals against three experts",
+        description="The daily duplicate challenge: the same deals for everyone on a date, "
+        "against three expert bots, then compared deal by deal with the expert playing your "
+        "seat. Hints, undo and the meter are off. Playing a date again resumes it, or shows "
+        "its result once finished.")
+    challenge.add_argument("--date", type=argtypes.date, default=None, metavar="YYYY-MM-DD",
+                           help="the challenge of another date (default: today)")
+    analyse = sub.add_parser(
+        "analyse", help="the expert's view of each of a player's cards in a game record",
+        description="Analyse the plays of one seat in a game record: for each card played, "
+        "the expert's estimate of that seat's points for the rest of the deal with each "
+        "legal card, from what the seat could see at the time, and what the card cost "
+        "against the best.")
+    analyse.add_argument("record", metavar="RECORD", help="a .json record or a .jsonl file "
+                         "of records")
+    analyse.add_argument("--game", type=argtypes.game_number, default=1, metavar="N",
+                         help="which record of a .jsonl file, from 1 (default: 1)")
+    analyse.add_argument("--seat", type=argtypes.seat, default=None, metavar="S",
+                         help="the seat to analyse: 0-3 or S, W, N, E (default: the human "
+                         "seat; required for a record of bots only)")
+    analyse.add_argument("--deal", type=argtypes.deals, default=None, metavar="D",
+                         help="analyse only deal D, from 1 (default: every deal)")
+    analyse.add_argument("--json", action="store_true",
+                         help="print the analysis as JSON instead of a table")
+    analyse.add_argument("--jobs", type=argtypes.jobs, default=None, metavar="J",
+                         help="worker processes (default: the number of cores, at most 4)")
 
     simulate = sub.add_parser("simulate", help="bots-only games, headless")
     if with_simulate:
@@ -322,12 +352,18 @@ def _run(args: argparse.Namespace) -> int:
         return launch.replay(game, source=args.file)
     if command == "resume":
         return resume()
+    if command == "analyse":
+        from . import analysis_cli
+
+        return analysis_cli.run(args)
     from .tui import launch
 
     if command == "history":
         return launch.history()
     if command == "stats":
         return launch.stats()
+    if command == "challenge":
+        return launch.challenge(args.date)
     if command == "play":
         # What the command line says, for this game only; the rest comes from the settings
         # last chosen in setup, which the app reads after its first frame (the store is not
@@ -350,6 +386,8 @@ def _run(args: argparse.Namespace) -> int:
             overrides["trick_pause"] = "key" if args.wait_after_trick else "brief"
         if args.theme is not None:
             overrides["theme"] = args.theme
+        if args.meter is not None:
+            overrides["meter"] = args.meter
         return launch.play_command(overrides)
     return launch.setup()
 

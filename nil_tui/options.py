@@ -29,6 +29,9 @@ class PlayOptions:
     theme: str | None = None
     auto_play: bool = True  # a card you are forced to play is played for you
     trick_pause: str = "brief"  # one of TRICK_PAUSES
+    meter: bool = False  # show the chance to stay clean (the game then counts as assisted)
+    # a daily challenge's date (YYYY-MM-DD): fixed deals and bots; hints, undo, meter off
+    challenge: str | None = None
     extra: dict[str, str] = field(default_factory=dict)
     # Chosen in the setup screen: only such a game's options become the player's settings
     # (command-line flags apply to their one game).
@@ -59,7 +62,7 @@ def options_from_dict(data: dict[str, Any], base: PlayOptions | None = None) -> 
         out = replace(out, speed=data["speed"])
     if data.get("trick_pause") in TRICK_PAUSES:
         out = replace(out, trick_pause=data["trick_pause"])
-    for key in ("ascii", "four_color", "auto_play"):
+    for key in ("ascii", "four_color", "auto_play", "meter"):
         if isinstance(data.get(key), bool):
             out = replace(out, **{key: data[key]})
     theme = data.get("theme")

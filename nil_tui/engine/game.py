@@ -179,6 +179,12 @@ class Game:
         self.first_dealer = first_dealer
         self.incidents: list[dict[str, Any]] = [dict(i) for i in incidents]
         self.undone: list[dict[str, Any]] = [dict(u) for u in undone]  # plays taken back
+        # help the player had beyond undo ("hint", "meter"), in the order first used; any of
+        # it, or undo, makes the game "assisted"
+        self.assists: list[str] = []
+        # a daily challenge: {"date": "YYYY-MM-DD", "reference": points per deal that the
+        # expert scored from seat 0 on the same deals, or None until known}
+        self.challenge: dict[str, Any] | None = None
         self.deals: list[Deal] = []
 
     @classmethod
@@ -311,6 +317,19 @@ class Game:
         deal = self.deal
         seats = {(deal.leader + k) & 3 for k in range(len(deal.trick))}
         return incident.get("seat") not in seats
+
+    def add_assist(self, kind: str) -> bool:
+        """Note that the player used ``kind`` of help ("hint", "meter"); True if it is
+        new to this game."""
+        if kind in self.assists:
+            return False
+        self.assists.append(kind)
+        return True
+
+    @property
+    def assisted(self) -> bool:
+        """Whether the player had help: undo, hints or the clean-chance meter."""
+        return bool(self.undone or self.assists)
 
     def record_incident(self, seat: int, card: Card, reason: str) -> None:
         """Note that a card was played for a seat (a bot that failed), for the log and record."""

@@ -4,6 +4,7 @@ by the engine itself, so a record that breaks a rule is rejected with the field 
 from __future__ import annotations
 
 import datetime as _dt
+import re
 import reprlib
 from typing import Any, NamedTuple
 
@@ -76,6 +77,12 @@ def to_record(game: Game) -> dict[str, Any]:
         record["incidents"] = [dict(i) for i in game.incidents]
     if game.undone:
         record["undone"] = [dict(u) for u in game.undone]
+    if game.assists:
+        record["assists"] = list(game.assists)
+    if game.challenge is not None:
+        ref = game.challenge.get("reference")
+        record["challenge"] = {"date": game.challenge["date"],
+                               "reference": None if ref is None else list(ref)}
     return record
 
 
@@ -380,4 +387,49 @@ def from_record(record: Any) -> Game:
     except ValueError as exc:  # pragma: no cover - the readers above check all of this
         raise RecordError("deals", str(exc)) from None
     _check_result(record, game, head.finished)
+    game.assists = _read_assists(record.get("assists"))
+    game.challenge = _read_challenge(record.get("challenge"), head.planned)
     return game
+
+
+ASSISTS = ("hint", "meter")  # the kinds of help a record's ``assists`` may name
+
+
+def _read_assists(value: Any) -> list[str]:
+    items = [] if value is None else _list(value, "assists")
+    out: list[str] = []
+    for k, item in enumerate(items):
+        if item not in ASSISTS:
+            raise RecordError(f"assists[{k}]", f"expected one of {', '.join(ASSISTS)}, got "
+                              f"{_show(item)}")
+        if item not in out:
+            out.append(item)
+    return out
+
+
+def _read_challenge(value: Any, planned: int) -> dict[str, Any] | None:
+    if value is None:
+        return None
+    obj = _object(value, "challenge")
+    date = obj.get("date")
+    if not isinstance(date, str) or not _DATE.fullmatch(date) or not _real_date(date):
+        raise RecordError("challenge.date", f"expected a date YYYY-MM-DD, got {_show(date)}")
+    ref = obj.get("reference")
+    if ref is not None:
+        ref = _list(ref, "challenge.reference", planned)
+        for k, p in enumerate(ref):
+            if not _is_int(p) or not 0 <= p <= 3:
+                raise RecordError(f"challenge.reference[{k}]",
+                                  f"expected points 0..3, got {_show(p)}")
+    return {"date": date, "reference": None if ref is None else list(ref)}
+
+
+def _real_date(text: str) -> bool:
+    try:
+        _dt.date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
+
+
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")

@@ -26,7 +26,7 @@ class GameSummary:
     result: str
     clean_deals: int
     points: int
-    assisted: bool = False  # plays were taken back (undo): kept apart in statistics
+    assisted: bool = False  # undo, hints or the meter were used: kept apart in statistics
 
 
 ASSISTED = " (assisted)"  # added to the level and the opponents of an assisted game
@@ -129,7 +129,7 @@ def summarize(record: JSONObject, options: JSONObject | None,
     clean = sum(1 for d in complete
                 if isinstance(d.get("taken"), list) and d["taken"] and d["taken"][0] == 0)
     lost = 0 in losers
-    assisted = bool(record.get("undone"))
+    assisted = bool(record.get("undone") or record.get("assists"))
     mark = ASSISTED if assisted else ""
     return GameSummary(
         seed=seed_of(record), difficulty=difficulty_of(options, record) + mark,

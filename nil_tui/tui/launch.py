@@ -73,3 +73,8 @@ def history() -> int:
 
 def stats() -> int:
     return _run("stats", "nil-tui stats")
+
+
+def challenge(date: str | None) -> int:
+    """``nil-tui challenge``: the daily challenge of ``date`` (default: today)."""
+    raise NotImplementedError  # filled in with the challenge
