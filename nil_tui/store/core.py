@@ -40,6 +40,7 @@ from .files import (
     keep_text,
     loads,
     loads_object,
+    loads_or,
     move_aside,
     now_utc,
     plain,
@@ -61,6 +62,7 @@ from .schema import (
     GAME_COLUMNS,
     GAME_SUMMARY_COLUMNS,
     SCHEMA_VERSION,
+    SUMMARY_MARKS,
     StoreError,
     count,
     create,
@@ -72,6 +74,7 @@ from .summaries import (
     Figures,
     GameSummary,
     JSONObject,
+    challenge_of,
     fingerprint,
     result_text,
     seed_from_text,
@@ -203,26 +206,120 @@ class _Finish(_Op):
             if self.path is not None and known[0] and Path(known[0]) != self.path:
                 self.path.unlink(missing_ok=True)
             self.path = Path(known[0]) if known[0] else self.path
+            if self.summary.challenge_diff is not None:  # the expert's reference came since
+                conn.execute("UPDATE games SET record = ?, challenge_diff = ? "
+                             "WHERE fingerprint = ? AND finished = 1 AND challenge_diff IS NULL",
+                             (self.record_text, self.summary.challenge_diff, self.mark))
         else:
             if self.path is None:
                 self.path = store._write_record_file(self.record, self.summary.seed)
             conn.execute(
                 "INSERT INTO games(finished_at, path, record, options, fingerprint, finished, "
-                f"{GAME_SUMMARY_COLUMNS}) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"{GAME_SUMMARY_COLUMNS}) VALUES (?, ?, ?, ?, ?, 1, {SUMMARY_MARKS})",
                 (now_utc(), str(self.path), self.record_text, self.options_text, self.mark,
                  *summary_row(self.summary)))
             count(conn, self.summary)
         conn.execute("DELETE FROM current WHERE slot = ?", (store.slot,))
 
 
+class _Remember(_Op):
+    kind, what = "computed", "a computed result"
+
+    def __init__(self, key: str, text: str) -> None:
+        self.key, self.text = key, text
+
+    def run(self, store: Store, conn: sqlite3.Connection) -> None:
+        conn.execute("INSERT OR REPLACE INTO computed(key, value, created) VALUES (?, ?, ?)",
+                     (self.key, self.text, now_utc()))
+
+
+class _ChallengeReference(_Op):
+    """The expert's points per deal of a challenge, known after its game went into history:
+    written into the record of each game of that date and its difference worked out."""
+
+    kind, what = "reference", "the expert's result of the challenge"
+
+    def __init__(self, date: str, reference: list[int]) -> None:
+        self.date, self.reference = date, reference
+        self.updated = 0
+
+    def run(self, store: Store, conn: sqlite3.Connection) -> None:
+        self.updated = 0
+        rows = conn.execute("SELECT id, record, options, finished, path FROM games "
+                            "WHERE challenge = ?", (self.date,)).fetchall()
+        for gid, record_text, options_text, finished, path in rows:
+            record = _with_reference(record_text, self.reference)
+            if record is None:
+                continue  # unreadable or not of this shape: history sets it aside
+            options = loads_or(options_text, {})
+            try:
+                summary = summarize(record, options if isinstance(options, dict) else {},
+                                    finished=bool(finished))
+                text = dumps(record)
+            except (JSONDamage, TypeError, ValueError, RecursionError):
+                continue
+            conn.execute("UPDATE games SET record = ?, challenge_diff = ? WHERE id = ?",
+                         (text, summary.challenge_diff, gid))
+            self.updated += 1
+            if finished and path:
+                _rewrite_record_file(Path(path), record)
+
+
+def _with_reference(record_text: object, reference: list[int]) -> JSONObject | None:
+    """The record with the challenge's reference set, or None when the record cannot be read
+    or the reference does not fit it (the engine's reader says which records are sound)."""
+    try:
+        record = loads_object(record_text)
+    except JSONDamage:
+        return None
+    field = record.get("challenge")
+    if not isinstance(field, dict):
+        return None
+    record["challenge"] = dict(field, reference=list(reference))
+    from ..engine.records import RecordError, from_record
+
+    try:
+        from_record(record)
+    except RecordError:
+        return None
+    except Exception:  # noqa: BLE001 - a record that cannot be rebuilt is left as it was
+        return None
+    return record
+
+
+def _rewrite_record_file(path: Path, record: JSONObject) -> None:
+    """The game's record file brought up to date (whole, or left as it was), if it still is
+    this game's record."""
+    try:
+        old = loads_object(path.read_text(encoding="utf-8"))
+        if fingerprint(old) != fingerprint(record):
+            return
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+        try:
+            with open(tmp, "w", encoding="utf-8") as fh:
+                fh.write(json.dumps(record, indent=1) + "\n")
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, path)
+        finally:
+            tmp.unlink(missing_ok=True)
+    except (OSError, JSONDamage, UnicodeDecodeError):
+        pass  # the store holds the record; the file is a copy for the player
+
+
+def _optional_int(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 # --- the store -------------------------------------------------------------------------------
 class Store:
     """Settings, the game in progress, history and statistics. Open with ``Store.open``.
 
-    Reading: ``load_settings``, ``load_current``, ``history``, ``load_record``, ``stats``.
+    Reading: ``load_settings``, ``load_current``, ``history``, ``load_record``, ``stats``,
+    ``computed``, ``find_challenge``.
     Writing (each returns whether the data is durably stored): ``save_settings``,
     ``save_current``, ``clear_current``, ``finish_game``, ``archive_current``, ``reopen``,
-    ``set_aside_current``; ``retry_pending`` retries what could not be written yet.
+    ``set_aside_current``, ``remember``, ``set_challenge_reference``; ``retry_pending`` retries what could not be written yet.
     State for the player: ``warnings`` (what happened at opening and since), ``problem`` (the
     write problem unsolved now), ``busy``, ``read_only_reason``, ``is_secondary``.
     """
@@ -544,8 +641,12 @@ class Store:
     # --- writes --------------------------------------------------------------------------
     def _submit(self, op: _Op) -> bool:
         with self._mutex:
+            same = [k for k, o in enumerate(self._pending)
+                    if isinstance(op, _Remember) and isinstance(o, _Remember) and o.key == op.key]
             if op.kind == "save" and self._pending and self._pending[-1].kind == "save":
                 self._pending[-1] = op  # the newest saved game supersedes the older one
+            elif same:
+                self._pending[same[0]] = op  # the newest value of a key supersedes the older
             else:
                 self._pending.append(op)
             return self._flush() and self.persistent
@@ -660,6 +761,9 @@ class Store:
             known = self._rows("SELECT path FROM games WHERE fingerprint = ? AND finished = 1",
                                (mark,))
             if known:
+                date, ref = challenge_of(record)
+                if date is not None and ref is not None:  # the expert's reference came since
+                    self._submit(_ChallengeReference(date, ref))
                 self._submit(_ClearCurrent())
                 return Path(known[0][0]) if known[0][0] else None
             waiting = [op for op in self._pending if isinstance(op, _Finish) and op.mark == mark]
@@ -669,6 +773,86 @@ class Store:
                 self._pending.append(op)
             stored = self._flush()
             return op.path if stored and (self.persistent or op.path is not None) else None
+
+    def remember(self, key: str, value: JSONObject) -> bool:
+        """Keep a computed result (an analysis, an expert's reference) under ``key``, so that
+        it is computed once. True when it is durably stored; False when it cannot be kept
+        (not a JSON object, a store that saves nothing) or must wait (a lock, a full disk:
+        it is kept in the queue like other writes, and ``computed`` already returns it).
+        Never raises, and waits at most ``busy_timeout``."""
+        if not isinstance(key, str) or not isinstance(value, dict):
+            return False
+        try:
+            text = dumps(value)
+        except JSONDamage:
+            return False
+        return self._submit(_Remember(key, text))
+
+    def computed(self, key: str) -> JSONObject | None:
+        """The result kept under ``key`` by ``remember``, or None (none kept, the store busy
+        now, or a value that cannot be read: it is then set aside into a file)."""
+        with self._mutex:
+            for op in reversed(self._pending):
+                if isinstance(op, _Remember) and op.key == key:
+                    return loads_object(op.text)
+            rows = self._rows("SELECT value FROM computed WHERE key = ?", (key,))
+            if not rows:
+                return None
+            try:
+                return loads_object(rows[0][0])
+            except JSONDamage as exc:
+                self._set_aside_computed(key, rows[0][0], str(exc))
+                return None
+
+    def find_challenge(self, date: str) -> JSONObject | None:
+        """The game of the daily challenge of ``date``, if one was started: {"where":
+        "current", "id": None, "finished": False} when it is the saved game; else {"where":
+        "history", "id": its history id, "finished": bool} (a finished game is preferred to
+        one set aside unfinished; "id" is None while the game waits to be written). None
+        when there is none (or the store cannot be read now)."""
+        with self._mutex:
+            current: object = None
+            look_in_file = True
+            for op in reversed(self._pending):
+                if isinstance(op, _Finish) and op.summary.challenge == date:
+                    return {"where": "history", "id": None, "finished": True}
+                if isinstance(op, _SaveCurrent):
+                    current, look_in_file = op.saved[0], False
+                    break
+                if isinstance(op, (_ClearCurrent, _Finish, _Archive)):
+                    look_in_file = False
+                    break
+            if look_in_file:
+                rows = self._rows("SELECT record FROM current WHERE slot = ?", (self.slot,))
+                current = loads_or(rows[0][0], None) if rows else None
+            if isinstance(current, dict) and challenge_of(current)[0] == date:
+                return {"where": "current", "id": None, "finished": False}
+            rows = self._rows("SELECT id, finished FROM games WHERE challenge = ? "
+                              "ORDER BY finished DESC, finished_at DESC, id DESC LIMIT 1",
+                              (date,))
+            if not rows:
+                return None
+            return {"where": "history", "id": int(rows[0][0]), "finished": bool(rows[0][1])}
+
+    def set_challenge_reference(self, date: str, reference: list[int]) -> bool:
+        """The expert's points per deal of the challenge of ``date``, known after its game
+        went into history: written into that game's record (and its record file) and its
+        difference worked out for history and statistics. True when a game was brought up to
+        date and stored; False when there is no such game in history (nothing changes), the
+        reference does not fit the game, or the write must wait (it is queued like a save)."""
+        if not isinstance(reference, list) or not all(
+                isinstance(p, int) and not isinstance(p, bool) and 0 <= p <= 3
+                for p in reference):
+            return False
+        with self._mutex:
+            waiting = any(isinstance(op, _Finish) and op.summary.challenge == date
+                          for op in self._pending)
+            rows = self._rows("SELECT 1 FROM games WHERE challenge = ? LIMIT 1", (date,))
+            if rows == [] and not waiting:
+                return False  # no such game: a no-op
+            op = _ChallengeReference(date, list(reference))
+            stored = self._submit(op)
+            return stored and op.updated > 0
 
     def set_aside_current(self, reason: str) -> Path | None:
         """The saved game cannot be resumed (its record does not load in the engine): keep it
@@ -729,16 +913,19 @@ class Store:
         False, ``result`` "unfinished": set aside when a new game replaced them; resumable
         with ``reopen``). Each row: id, path (the record file, None for unfinished games),
         finished_at (when it entered history), finished, deals (complete deals), result,
-        opponents, totals, lost, losers, difficulty, seed, clean_deals, points. A row that
-        cannot be read is set aside into a file and left out."""
+        opponents, totals, lost, losers, difficulty, seed, clean_deals, points, challenge
+        (the date of the daily challenge it is, or None) and challenge_diff (South's points
+        minus the expert's over the challenge's deals, once the game is finished and the
+        expert's reference known; else None). A row that cannot be read is set aside into a
+        file and left out."""
         rows = self._rows(
             "SELECT id, path, finished_at, deals, opponents, totals, lost, difficulty, seed, "
-            "clean_deals, points, losers, finished FROM games "
+            "clean_deals, points, losers, finished, challenge, challenge_diff FROM games "
             "ORDER BY finished_at DESC, id DESC")
         self._games_checked = rows is not None
         out = []
         for (gid, path, finished_at, deals, opponents, totals, lost, difficulty, seed,
-             clean, points, losers, finished) in rows or []:
+             clean, points, losers, finished, challenge, diff) in rows or []:
             try:
                 total_list, loser_list = _int_list(totals), _int_list(losers)
             except JSONDamage as exc:
@@ -751,6 +938,8 @@ class Store:
                 "opponents": opponents, "totals": total_list, "lost": bool(lost),
                 "losers": loser_list, "difficulty": difficulty, "seed": seed_from_text(seed),
                 "clean_deals": clean, "points": points,
+                "challenge": challenge if isinstance(challenge, str) else None,
+                "challenge_diff": _optional_int(diff),
             })
         return out
 
@@ -769,8 +958,10 @@ class Store:
 
     def stats(self) -> dict[str, Any]:
         """Finished games only: games played and lost, deals kept clean and points per deal,
-        by difficulty ("by_difficulty") and "overall"; and a "series" of points per deal,
-        game by game, oldest first."""
+        by difficulty ("by_difficulty") and "overall"; a "series" of points per deal, game by
+        game, oldest first; and the daily "challenges" finished, oldest first: date,
+        finished_at, points (South's), reference (the expert's points from South's seat, None
+        until known) and diff (points minus reference, or None)."""
         if not self._games_checked:
             self.history()  # sets aside unreadable rows, so the figures count the rest
         rows = self._rows("SELECT difficulty, games, lost, deals, clean_deals, points "
@@ -784,8 +975,17 @@ class Store:
         series = [{"finished_at": f, "difficulty": d, "deals": n, "points": p,
                    "points_per_deal": p / n if n else 0.0, "lost": bool(lo), "clean_deals": c}
                   for f, d, n, p, lo, c in series_rows]
+        challenge_rows = self._rows(
+            "SELECT challenge, finished_at, points, challenge_diff FROM games "
+            "WHERE finished = 1 AND challenge IS NOT NULL ORDER BY finished_at, id") or []
+        challenges = []
+        for date, f, p, diff in challenge_rows:
+            known = _optional_int(diff)
+            challenges.append({"date": str(date), "finished_at": f, "points": p,
+                               "reference": None if known is None else p - known,
+                               "diff": known})
         return {"by_difficulty": {d: f.as_dict() for d, f in by.items()},
-                "overall": overall.as_dict(), "series": series}
+                "overall": overall.as_dict(), "series": series, "challenges": challenges}
 
     # --- keeping what cannot be used -----------------------------------------------------
     def _archive_in(self, conn: sqlite3.Connection) -> int | None:
@@ -812,8 +1012,8 @@ class Store:
         else:
             cursor = conn.execute(
                 "INSERT INTO games(finished_at, path, record, options, fingerprint, finished, "
-                f"{GAME_SUMMARY_COLUMNS}) VALUES (?, NULL, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, "
-                "?)", (now_utc(), row[0], row[1], mark, *summary_row(summary)))
+                f"{GAME_SUMMARY_COLUMNS}) VALUES (?, NULL, ?, ?, ?, 0, {SUMMARY_MARKS})",
+                (now_utc(), row[0], row[1], mark, *summary_row(summary)))
             game_id = int(cursor.lastrowid or 0)
         conn.execute("DELETE FROM current WHERE slot = ?", (self.slot,))
         return game_id
@@ -877,6 +1077,22 @@ class Store:
                 conn.execute("DELETE FROM games WHERE id = ?", (row["id"],))
         except (sqlite3.Error, TypeError, ValueError):
             pass  # left out of this session's history all the same; its file is kept
+
+    def _set_aside_computed(self, key: str, value: object, problem: str) -> None:
+        """A computed result that cannot be read: kept as a file, then forgotten (it is
+        computed again when needed)."""
+        try:
+            kept = self._keep_file("computed", {"why": problem, "key": key,
+                                                "value": keep_text(value)})
+        except OSError:
+            return  # skipped: computed again, and the value stays in the data file
+        self._warnings.append(f"A kept result ({key!r}) cannot be read ({problem}); it was "
+                              f"kept as {kept} and will be computed again.")
+        try:
+            with self._tx() as conn:
+                conn.execute("DELETE FROM computed WHERE key = ? AND value = ?", (key, value))
+        except sqlite3.Error:
+            pass
 
     def _set_aside_setting(self, key: str, value: object, problem: str) -> None:
         try:

@@ -8,9 +8,16 @@ import sqlite3
 from collections.abc import Callable
 
 from .files import dumps, loads_or
-from .summaries import GameSummary, fingerprint, seed_text, summarize
+from .summaries import (
+    GameSummary,
+    challenge_diff,
+    challenge_of,
+    fingerprint,
+    seed_text,
+    summarize,
+)
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 Migration = Callable[[sqlite3.Connection], None]
 
@@ -97,11 +104,26 @@ CREATE UNIQUE INDEX games_fingerprint ON games(fingerprint);
 CREATE INDEX games_finished_at ON games(finished_at);
 """
 
+# Version 4: the daily challenge a game is (its date) and South's points minus the expert's
+# (once the expert's reference is known); results computed once and kept (analyses,
+# references), by a key that says what was computed.
+_MIGRATE_V3_TO_V4 = """
+ALTER TABLE games ADD COLUMN challenge TEXT;
+ALTER TABLE games ADD COLUMN challenge_diff INTEGER;
+CREATE INDEX games_challenge ON games(challenge);
+CREATE TABLE computed (
+    key     TEXT PRIMARY KEY,
+    value   TEXT NOT NULL,
+    created TEXT NOT NULL
+);
+"""
+
 TABLES = {1: {"settings", "current", "games"}, 2: {"settings", "current", "games", "stats"},
-          3: {"settings", "current", "games", "stats"}}
+          3: {"settings", "current", "games", "stats"},
+          4: {"settings", "current", "games", "stats", "computed"}}
 GAME_COLUMNS = ("id", "finished_at", "path", "record", "options", "fingerprint", "seed",
                 "difficulty", "opponents", "deals", "totals", "losers", "lost",
-                "clean_deals", "points", "finished")
+                "clean_deals", "points", "finished", "challenge", "challenge_diff")
 
 MIGRATIONS: dict[int, Migration] = {}
 
@@ -166,6 +188,23 @@ def _to_v3(conn: sqlite3.Connection) -> None:
             conn.execute("UPDATE games SET seed = ? WHERE id = ?", (seed_text(s.seed), gid))
 
 
+@_migration(4)
+def _to_v4(conn: sqlite3.Connection) -> None:
+    _run_script(conn, _MIGRATE_V3_TO_V4)
+    rows = conn.execute("SELECT id, record, finished FROM games "
+                        "WHERE record LIKE '%\"challenge\"%'").fetchall()
+    for gid, record_text, finished in rows:  # games that already carry a challenge field
+        record = loads_or(record_text, {})
+        if not isinstance(record, dict):
+            continue
+        try:
+            date, diff = challenge_of(record)[0], challenge_diff(record, bool(finished))
+        except (TypeError, ValueError, RecursionError):
+            continue
+        conn.execute("UPDATE games SET challenge = ?, challenge_diff = ? WHERE id = ?",
+                     (date, diff, gid))
+
+
 def count(conn: sqlite3.Connection, summary: GameSummary, sign: int = 1) -> None:
     """Add a finished game to the statistics of its difficulty (``sign=-1`` takes it out)."""
     conn.execute(
@@ -228,13 +267,14 @@ def verify(conn: sqlite3.Connection) -> int:
     return version
 
 
-def summary_row(summary: GameSummary) -> tuple[str | None, str, str, int, str, str, int, int,
-                                                int]:
+def summary_row(summary: GameSummary) -> tuple[object, ...]:
     """The summary columns of a games row, in the order of ``GAME_SUMMARY_COLUMNS``."""
     return (seed_text(summary.seed), summary.difficulty, summary.opponents, summary.deals,
             dumps(summary.totals), dumps(summary.losers), int(summary.lost),
-            summary.clean_deals, summary.points)
+            summary.clean_deals, summary.points, summary.challenge, summary.challenge_diff)
 
 
 GAME_SUMMARY_COLUMNS = ("seed, difficulty, opponents, deals, totals, losers, lost, "
-                        "clean_deals, points")
+                        "clean_deals, points, challenge, challenge_diff")
+SUMMARY_MARKS = ", ".join("?" * len(GAME_SUMMARY_COLUMNS.split(",")))
+"""One placeholder per summary column."""

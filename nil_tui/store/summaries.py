@@ -27,6 +27,8 @@ class GameSummary:
     clean_deals: int
     points: int
     assisted: bool = False  # undo, hints or the meter were used: kept apart in statistics
+    challenge: str | None = None  # the date of the daily challenge this game is
+    challenge_diff: int | None = None  # points minus the expert's (finished, reference known)
 
 
 ASSISTED = " (assisted)"  # added to the level and the opponents of an assisted game
@@ -118,6 +120,35 @@ def seed_of(record: JSONObject) -> int | None:
     return seed if isinstance(seed, int) and not isinstance(seed, bool) else None
 
 
+def challenge_of(record: JSONObject) -> tuple[str | None, list[int] | None]:
+    """The challenge's date and the expert's points per deal (None until known), or
+    (None, None) for a game that is no daily challenge (or whose field cannot be read)."""
+    field = record.get("challenge")
+    if not isinstance(field, dict):
+        return None, None
+    date = field.get("date")
+    if not isinstance(date, str) or not date:
+        return None, None
+    ref = field.get("reference")
+    if not isinstance(ref, list) or not all(
+            isinstance(p, int) and not isinstance(p, bool) for p in ref):
+        return date, None
+    return date, list(ref)
+
+
+def challenge_diff(record: JSONObject, finished: bool = True) -> int | None:
+    """South's points minus the expert's over the challenge's deals: None for a game that is
+    no challenge, is unfinished, or whose reference is not known yet. Points are good in Nil,
+    so a positive difference means South scored more than the expert did."""
+    _, ref = challenge_of(record)
+    if ref is None or not finished:
+        return None
+    complete = _complete_deals(record)
+    if len(ref) < len(complete):
+        return None
+    return sum(int(d["points"][0]) for d in complete) - sum(ref[:len(complete)])
+
+
 def summarize(record: JSONObject, options: JSONObject | None,
               finished: bool = True) -> GameSummary:
     """What history and statistics keep of a game, from South's side (seat 0). An unfinished
@@ -136,12 +167,16 @@ def summarize(record: JSONObject, options: JSONObject | None,
         opponents=opponents_of(options, record) + mark, deals=len(complete), totals=totals,
         losers=losers, lost=lost, result=result_text(lost, losers, finished),
         clean_deals=clean, points=sum(int(d["points"][0]) for d in complete),
-        assisted=assisted)
+        assisted=assisted, challenge=challenge_of(record)[0],
+        challenge_diff=challenge_diff(record, finished))
 
 
 def fingerprint(record: JSONObject) -> str:
-    """The same game gives the same fingerprint whenever its record was written."""
+    """The same game gives the same fingerprint whenever its record was written (and
+    whether or not the expert's reference of its challenge was known yet)."""
     same = {k: v for k, v in record.items() if k not in ("created", "app_version")}
+    if isinstance(same.get("challenge"), dict):
+        same["challenge"] = {k: v for k, v in same["challenge"].items() if k != "reference"}
     text = json.dumps(same, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
