@@ -6,6 +6,7 @@ at the last trick, and an answer held while the player looks at something else."
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from functools import partial
 from typing import ClassVar
 
@@ -14,6 +15,7 @@ from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Footer, Static
 from textual.worker import Worker, WorkerState
@@ -56,6 +58,41 @@ PAUSES: dict[str, tuple[float, float]] = {
 AUTO_PLAY_DELAY: dict[str, float] = {"instant": 0.3, "fast": 0.4, "normal": 0.7, "slow": 1.2}
 
 
+def meter_chance(view: PlayerView, seed: int) -> float:
+    """The chance the seat of ``view`` takes no trick for the rest of the deal, estimated
+    from the view alone (blocking: called from a thread)."""
+    from ...analysis import clean_chance
+
+    return float(clean_chance(view, seed=seed))
+
+
+def meter_seed(game: Game, deal_number: int, tricks: int) -> int:
+    """The meter's seed for a position: the same game at the same trick gives the same
+    figure."""
+    return ((game.seed or 0) * 1009 + deal_number * 31 + tricks) % (2**31)
+
+
+MeterKey = tuple[int, int, int]  # deal number, tricks done, undos: a position of the meter
+
+
+class MeterReady(Message):
+    """The meter's estimate for a position (``key``); dropped if the table has moved on."""
+
+    def __init__(self, key: MeterKey, chance: float | None) -> None:
+        super().__init__()
+        self.key = key
+        self.chance = chance
+
+
+# What the table says when a key is refused in a daily challenge.
+CHALLENGE_REFUSALS: dict[str, str] = {
+    "hint": "Hints are off in the daily challenge.",
+    "undo": "Undo is off in the daily challenge.",
+    "meter": "The clean-chance meter is off in the daily challenge.",
+}
+CHALLENGE_KEYS = {"h": "hint", "u": "undo", "m": "meter"}
+
+
 def level_title(spec: str | None) -> str:
     """How a seat's bot is named on its seat: the level's title, or a plugin's class name."""
     from ...bots import LEVELS
@@ -79,6 +116,7 @@ class TableScreen(NilScreen):
         Binding("u", "undo", "Undo"),
         Binding("c", "tracker", "Cards"),
         Binding("h", "hint", "Hint"),
+        Binding("m", "meter", "Meter"),
         Binding("question_mark,f1", "app.rules", "Rules"),
         Binding("q", "app.request_quit", "Quit"),
     ]
@@ -103,8 +141,13 @@ class TableScreen(NilScreen):
         self._auto_turn: int | None = None  # the turn a forced card is about to be played on
         self._no_auto_turn = -1  # a turn reached by undo: its forced card waits for you
         self._draining = False  # after an undo: a bot still answers a position that is gone
-        self._told_assisted = bool(driver.game.undone)  # the log said the game is assisted
+        self._told_assisted = driver.game.assisted  # the log said the game is assisted
         self._can_undo = False  # undo is offered in the footer
+        # The clean-chance meter: on (never in a challenge), the position its figure is
+        # for, and the figure (None while it is being estimated).
+        self._meter_on = options.meter and self.challenge is None
+        self._meter_key: MeterKey | None = None
+        self._meter_value: float | None = None
 
     # --- layout ---------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -135,14 +178,21 @@ class TableScreen(NilScreen):
         if game.deal.tricks or game.deal.trick or game.deal_number > 1:
             line = Text(f"Game resumed: deal {game.deal_number} of {game.deals_planned}.",
                         style="bold")
-            if game.undone:
-                line.append(" Undo was used: the game counts as assisted.", style="dim")
+            if game.assisted:
+                line.append(f" {self._help_used()} used: the game counts as assisted.",
+                            style="dim")
             self.log_line(line)
         self._log_deal_start(resumed=True)
         for event in self.driver.deal_so_far():  # the deal so far, told again
             self._log_event(event, replay=True)
         for note in self._notes:
             self._log_event(note)
+        if self.challenge is not None:
+            self.log_line(Text(f"The daily challenge of {self.challenge}: hints, undo and the "
+                               "meter are off.", style="dim"))
+        if self._meter_on:
+            # Saved with the game's next save (the first one comes after the first frame).
+            self._meter_turned_on(save=False)
         self.refresh_view()
         self.set_interval(1.0, self._show_save_state)
         self.call_after_refresh(self._shown)
@@ -167,6 +217,30 @@ class TableScreen(NilScreen):
     def game(self) -> Game:
         return self.driver.game
 
+    @property
+    def challenge(self) -> str | None:
+        """The date of the daily challenge this game is, or None."""
+        if self.options.challenge:
+            return self.options.challenge
+        info = self.driver.game.challenge
+        date = info.get("date") if isinstance(info, dict) else None
+        return str(date) if date else None
+
+    def _help_used(self) -> str:
+        """The help the player had in this game, in words: "Undo", "Undo and hints"."""
+        kinds = (["undo"] if self.game.undone else []) + [
+            {"hint": "hints", "meter": "the meter"}.get(k, k) for k in self.game.assists]
+        words = kinds[0] if len(kinds) == 1 else ", ".join(kinds[:-1]) + " and " + kinds[-1]
+        return words[:1].upper() + words[1:]
+
+    def _note_assisted(self, what: str) -> None:
+        """Say once in the log that the game now counts as assisted."""
+        if self._told_assisted:
+            return
+        self._told_assisted = True
+        self.log_line(Text(f"{what}: this game now counts as assisted in history and "
+                           "statistics.", style="magenta"))
+
     # --- snapshots down -------------------------------------------------------------------
     def refresh_view(self) -> None:
         driver = self.driver
@@ -182,6 +256,7 @@ class TableScreen(NilScreen):
                 cards=sizes[seat], tricks=taken[seat], clean=taken[seat] == 0,
                 dealer=deal.dealer == seat, to_move=to_move == seat,
                 thinking=thinking == seat and self._holding is None)
+        self._update_meter()
         self._show_south(sizes[0], taken[0])
         self.query_one(Scoreboard).info = ScoreInfo(
             names=SEAT_LABELS, totals=game.totals, taken=taken, lowest=game.losers,
@@ -233,10 +308,81 @@ class TableScreen(NilScreen):
             south.append("● clean", style="bold green")
         else:
             south.append("○ taken", style="dim")
+        if self._meter_on:
+            south.append("  meter: ", style="dim")
+            south.append(self._meter_text(tricks), style="bold cyan")
         self._marked_unsaved = bool(self.nil_app.save_problem)
         if self._marked_unsaved:
             south.append("   ⚠ not saved", style="bold yellow")
         self.query_one("#south", Static).update(south)
+
+    def _meter_text(self, tricks: int) -> str:
+        """What the meter shows: the estimate, "..." while it is made, or that you are no
+        longer clean."""
+        if tricks:
+            return "not clean"
+        if self._meter_value is None:
+            return "clean ..."
+        return f"clean {round(self._meter_value * 100)}%"
+
+    def _update_meter(self) -> None:
+        """Start an estimate when the meter is on and the position it shows is gone (a trick
+        was completed, a card taken back, a new deal). Once you have taken a trick there is
+        nothing to estimate."""
+        if not self._meter_on or self.game.phase is not Phase.PLAYING:
+            return
+        deal = self.game.deal
+        key: MeterKey = (self.game.deal_number, len(deal.tricks), len(self.game.undone))
+        if key == self._meter_key:
+            return
+        self._meter_key = key
+        self._meter_value = None
+        if deal.taken[0]:
+            return
+        self.estimate_clean(key, deal.view(0), meter_seed(self.game, key[0], key[1]))
+
+    @work(thread=True, exclusive=True, group="meter")
+    def estimate_clean(self, key: MeterKey, view: PlayerView, seed: int) -> None:
+        """In a thread: the chance to stay clean from your view; posted with its position."""
+        try:
+            chance: float | None = meter_chance(view, seed)
+        except Exception:  # noqa: BLE001 - the meter must never stop the game
+            chance = None
+        self.post_message(MeterReady(key, chance))
+
+    def on_meter_ready(self, message: MeterReady) -> None:
+        if not self._meter_on or message.key != self._meter_key:
+            return  # a position that is gone (a newer trick, undo, a new deal)
+        if message.chance is None:
+            self._meter_key = None  # tried again at the next refresh
+            return
+        self._meter_value = min(max(message.chance, 0.0), 1.0)
+        game = self.game
+        self._show_south(len(game.deal.hand(0)), game.deal.taken[0])
+
+    def _meter_turned_on(self, save: bool = True) -> None:
+        """The meter is on: the game counts as assisted (kept with the game), said once."""
+        if self.game.add_assist("meter") and save:
+            self.driver.save()
+        self._note_assisted("Clean-chance meter on")
+
+    def action_meter(self) -> None:
+        """Show or hide the chance to stay clean on your seat line."""
+        if self.challenge is not None:
+            self.status(CHALLENGE_REFUSALS["meter"], warn=True)
+            return
+        self._meter_on = not self._meter_on
+        self._meter_key = None
+        self._meter_value = None
+        if self._meter_on:
+            self._meter_turned_on()
+            self.status(Text("Meter on: your chance to take no more trick this deal, "
+                             "estimated from what you can see (m hides it).", style="dim"))
+        else:
+            self.status(Text("Meter off (m shows it again).", style="dim"))
+        self.nil_app.options = replace(self.nil_app.options, meter=self._meter_on)
+        self.options = replace(self.options, meter=self._meter_on)
+        self.refresh_view()
 
     def _show_save_state(self) -> None:
         """Keep the "not saved" mark true while the app retries in the background."""
@@ -493,6 +639,13 @@ class TableScreen(NilScreen):
         it away: one key, one effect. Undo acts at once (the trick you just lost, say)."""
         if not self.is_active:
             return
+        refused = CHALLENGE_KEYS.get(event.key) if self.challenge is not None else None
+        if refused is not None:
+            # Off the footer in a challenge; the key says why it does nothing.
+            event.stop()
+            event.prevent_default()
+            self.status(CHALLENGE_REFUSALS[refused], warn=True)
+            return
         if self._holding is None:
             if event.key == "u" and self.driver.plays_to_undo() == 0:
                 # Undo is off the footer then, and its key says why it does nothing.
@@ -507,6 +660,8 @@ class TableScreen(NilScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if not self.is_active:
             return False
+        if action in CHALLENGE_REFUSALS and self.challenge is not None:
+            return False  # hints, undo and the meter are off in a daily challenge
         if action == "undo":
             return self.driver.plays_to_undo() > 0  # in the footer only when it can act
         return True
@@ -587,6 +742,9 @@ class TableScreen(NilScreen):
 
     def action_undo(self) -> None:
         """Take back your last card of this deal and every card played after it."""
+        if self.challenge is not None:
+            self.status(CHALLENGE_REFUSALS["undo"], warn=True)
+            return
         driver = self.driver
         plays = driver.plays_to_undo()
         if plays == 0:
@@ -614,10 +772,7 @@ class TableScreen(NilScreen):
             line.append_text(self.look.styled(card))
         line.append(".")
         self.log_line(line)
-        if not self._told_assisted:
-            self._told_assisted = True
-            self.log_line(Text("Undo used: this game now counts as assisted in history and "
-                               "statistics.", style="magenta"))
+        self._note_assisted("Undo used")
         self.refresh_view()
         self.advance()
         if driver.human_to_move():
@@ -632,9 +787,15 @@ class TableScreen(NilScreen):
         self.refresh_view()
 
     def action_hint(self) -> None:
+        if self.challenge is not None:
+            self.status(CHALLENGE_REFUSALS["hint"], warn=True)
+            return
         if not self.driver.human_to_move():
             self.status("A hint is for your turn.", warn=True)
             return
+        if self.game.add_assist("hint"):
+            self.driver.save()  # kept with the game: it counts as assisted
+        self._note_assisted("Hint used")
         self.status(Text("Thinking of a hint…", style="dim"))
         self.find_hint(self.driver.turn, self.game.deal.view(0))
 

@@ -1,0 +1,184 @@
+"""Help at the table and what it costs: a hint or the clean-chance meter makes the game
+assisted (kept with the game, said once); the meter shows its estimate on your seat line and
+drops estimates for a position that is gone; a daily challenge refuses all help."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from tui_helpers import settle, table
+
+from nil_tui.engine import Game, PlayerView
+from nil_tui.options import PlayOptions
+from nil_tui.store.summaries import summarize
+from nil_tui.tui.app import NilApp
+from nil_tui.tui.screens import table as table_module
+from nil_tui.tui.screens.table import MeterReady, TableScreen
+from nil_tui.tui.widgets.gamelog import GameLog
+
+OPTIONS = PlayOptions(deals=2, bots=("easy", "easy", "easy"), seed=7, speed="instant",
+                      auto_play=False)
+
+
+class FakeChance:
+    """Stands in for the estimate: a fixed figure, and the views it was asked about."""
+
+    def __init__(self, chance: float = 0.62) -> None:
+        self.chance = chance
+        self.asked: list[tuple[PlayerView, int]] = []
+
+    def __call__(self, view: PlayerView, seed: int) -> float:
+        self.asked.append((view, seed))
+        return self.chance
+
+
+@pytest.fixture
+def fake_chance(monkeypatch: pytest.MonkeyPatch) -> FakeChance:
+    fake = FakeChance()
+    monkeypatch.setattr(table_module, "meter_chance", fake)
+    return fake
+
+
+def south(screen: TableScreen) -> str:
+    return str(screen.query_one("#south").render())
+
+
+def status(screen: TableScreen) -> str:
+    return str(screen.query_one("#status").render())
+
+
+def assisted_lines(screen: TableScreen) -> int:
+    return sum("counts as assisted" in line for line in screen.query_one(GameLog).history)
+
+
+async def until_meter(app: NilApp, pilot: Any) -> None:
+    for _ in range(5):
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+
+
+async def test_the_meter_is_off_by_default_and_m_turns_it_on_for_an_assisted_game(
+        fake_chance: FakeChance) -> None:
+    app = NilApp("play", options=OPTIONS)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(app, pilot)
+        screen = table(app)
+        assert "meter" not in south(screen)
+        assert not fake_chance.asked and not screen.game.assisted
+        await pilot.press("m")
+        await until_meter(app, pilot)
+        assert screen.game.assists == ["meter"]
+        assert assisted_lines(screen) == 1
+        assert "meter: clean 62%" in south(screen)
+        (view, seed), = fake_chance.asked
+        assert view.seat == 0 and view.hand == screen.game.deal.hand(0)  # your view only
+        # After a trick the estimate is made again, for the new position.
+        tricks = len(screen.game.deal.tricks)
+        while len(screen.game.deal.tricks) == tricks and screen.game.deal.taken[0] == 0:
+            await pilot.press("enter")
+            await settle(app, pilot)
+        await until_meter(app, pilot)
+        if screen.game.deal.taken[0] == 0:
+            assert len(fake_chance.asked) == 2
+            assert fake_chance.asked[-1][0].tricks == screen.game.deal.view(0).tricks
+            assert "meter: clean 62%" in south(screen)
+        else:
+            assert len(fake_chance.asked) == 1  # no estimate once you have taken a trick
+            assert "meter: not clean" in south(screen)
+        # Off again: gone from the seat line, and the game stays assisted.
+        await pilot.press("m")
+        await pilot.pause()
+        assert "meter" not in south(screen)
+        assert screen.game.assists == ["meter"] and assisted_lines(screen) == 1
+        saved = app.store.load_current()
+        assert saved is not None and saved[0].get("assists") == ["meter"]
+
+
+async def test_an_estimate_for_a_position_that_is_gone_is_dropped(
+        fake_chance: FakeChance) -> None:
+    app = NilApp("play", options=replace(OPTIONS, meter=True))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(app, pilot)
+        await until_meter(app, pilot)
+        screen = table(app)
+        assert screen.game.assists == ["meter"]  # on from the start: assisted from the start
+        assert "meter: clean 62%" in south(screen)
+        key = screen._meter_key
+        assert key is not None
+        screen.post_message(MeterReady((key[0], key[1] - 1, key[2]), 0.11))  # an older trick
+        screen.post_message(MeterReady((key[0] + 1, 0, key[2]), 0.12))  # not this deal
+        await pilot.pause()
+        assert "meter: clean 62%" in south(screen)
+        screen.post_message(MeterReady(key, 0.25))
+        await pilot.pause()
+        assert "meter: clean 25%" in south(screen)
+
+
+async def test_once_you_have_taken_a_trick_the_meter_says_so_without_estimating(
+        fake_chance: FakeChance) -> None:
+    app = NilApp("play", options=replace(OPTIONS, meter=True, deals=3))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(app, pilot)
+        screen = table(app)
+        for _ in range(60):
+            if screen.game.deal.taken[0] or screen.game.deal.is_over:
+                break
+            await pilot.press("enter")
+            await settle(app, pilot)
+        await until_meter(app, pilot)
+        assert screen.game.deal.taken[0], "the cards of seed 7 give you a trick"
+        asked = len(fake_chance.asked)
+        assert "meter: not clean" in south(screen)
+        screen.refresh_view()
+        await until_meter(app, pilot)
+        assert len(fake_chance.asked) == asked
+
+
+async def test_a_hint_makes_the_game_assisted_once(quick_options: PlayOptions) -> None:
+    app = NilApp("play", options=quick_options)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(app, pilot)
+        screen = table(app)
+        assert not screen.game.assisted
+        for _ in range(2):
+            await pilot.press("h")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+        assert "Hint:" in status(screen)
+        assert screen.game.assists == ["hint"]
+        assert assisted_lines(screen) == 1
+        saved = app.store.load_current()
+        assert saved is not None and saved[0].get("assists") == ["hint"]
+
+
+def test_history_and_statistics_mark_a_game_with_assists_as_assisted() -> None:
+    game = Game(1, 3)
+    assert not summarize(game.to_record(), {}).assisted
+    game.add_assist("meter")
+    assert summarize(game.to_record(), {}).assisted
+    assert "(assisted)" in summarize(game.to_record(), {}).opponents
+
+
+async def test_a_daily_challenge_refuses_hints_undo_and_the_meter(
+        fake_chance: FakeChance) -> None:
+    options = replace(OPTIONS, meter=True, challenge="2026-11-30")
+    app = NilApp("play", options=options)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(app, pilot)
+        screen = table(app)
+        await pilot.press("enter")  # a card of yours: undo would have something to take back
+        await settle(app, pilot)
+        for action in ("hint", "undo", "meter"):
+            assert screen.check_action(action, ()) is False  # not offered in the footer
+        for key, said in (("h", "Hints are off in the daily challenge."),
+                          ("u", "Undo is off in the daily challenge."),
+                          ("m", "The clean-chance meter is off in the daily challenge.")):
+            await pilot.press(key)
+            await pilot.pause()
+            assert status(screen) == said
+        await until_meter(app, pilot)
+        assert "meter" not in south(screen)
+        assert not fake_chance.asked
+        assert not screen.game.assisted and not screen.game.undone
