@@ -68,6 +68,7 @@ class HistoryScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "open", "Review", priority=True),
+        Binding("a", "analyse", "Analysis"),
         Binding("r", "resume", "Resume"),
         Binding("escape,q", "close", "Back"),
     ]
@@ -116,7 +117,7 @@ class HistoryScreen(Screen[None]):
             unfinished = len(self.rows) - len(finished)
             if unfinished:
                 head.append(f", {unfinished} unfinished", style="dim")
-            head.append("   Enter: review a game", style="dim")
+            head.append("   Enter: review a game   a: analysis of your plays", style="dim")
         self.query_one("#history-head", Static).update(head)
         if not empty:
             table.focus()
@@ -127,19 +128,41 @@ class HistoryScreen(Screen[None]):
             return None
         return self.rows[table.cursor_row]
 
-    def action_open(self) -> None:
+    def _chosen_game(self) -> tuple[dict[str, Any], Game] | None:
+        """The selected row and its game, or None (said why when it cannot be read)."""
         row = self._chosen()
         if row is None:
-            return
+            return None
         record = self.store.load_record(int(row["id"])) if "id" in row else None
         if record is None:
             self.notify("This game's record is missing from the store.", severity="error")
-            return
+            return None
         try:
             game = Game.from_record(record)
         except RecordError as exc:
             self.notify(escape(f"This game's record cannot be read: {exc}"), severity="error")
+            return None
+        return row, game
+
+    def action_analyse(self) -> None:
+        """The analysis of your plays in every finished deal of the selected game."""
+        chosen = self._chosen_game()
+        if chosen is None:
             return
+        from .analysis import analysis_of, finished_deals
+
+        game = chosen[1]
+        if not finished_deals(game):
+            self.notify("No deal of this game was finished: there is nothing to analyse.",
+                        severity="warning")
+            return
+        self.app.push_screen(analysis_of(game, None, self._look().ascii))
+
+    def action_open(self) -> None:
+        chosen = self._chosen_game()
+        if chosen is None:
+            return
+        row, game = chosen
         from .review import ReviewScreen
 
         title = f"{local_time(row.get('finished_at'))} · {row.get('result', '')}"

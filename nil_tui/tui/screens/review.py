@@ -39,6 +39,8 @@ class ReviewScreen(NilScreen):
         Binding("up,pageup,p", "deal(-1)", "Prev deal"),
         Binding("home", "ends(0)", "First", show=False),
         Binding("end", "ends(1)", "Last", show=False),
+        Binding("e", "analyse(0)", "Analysis"),
+        Binding("E", "analyse(1)", "All deals"),
         Binding("escape,q", "close", "Back"),
         Binding("question_mark,f1", "app.rules", "Rules"),
     ]
@@ -144,6 +146,24 @@ class ReviewScreen(NilScreen):
 
     def action_deal(self, delta: int) -> None:
         self.deal_index = min(max(self.deal_index + delta, 0), len(self.game.deals) - 1)
+
+    def action_analyse(self, every: int) -> None:
+        """The analysis of the deal on show (``e``), or of every finished deal (``E``)."""
+        from .analysis import analysis_of, finished_deals
+
+        number = self.deal_index + 1
+        deals = finished_deals(self.game)
+        if not deals:
+            self.notify("No deal of this game is finished: there is nothing to analyse yet.",
+                        severity="warning")
+            return
+        if not every and number not in deals:
+            self.notify("This deal is not finished: only a finished deal can be analysed "
+                        "(E: every finished deal).", severity="warning")
+            return
+        self.app.push_screen(analysis_of(self.game, None if every else number,
+                                         self.look.ascii,
+                                         first=number if number in deals else None))
 
     def action_close(self) -> None:
         if len(self.app.screen_stack) <= 2:

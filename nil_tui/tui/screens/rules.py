@@ -20,9 +20,12 @@ KEYS = (
     ("mouse click", "play the card you click"),
     ("s", "scoreboard: every deal so far, standings"),
     ("t", "show the last completed trick"),
-    ("h", "a hint for your turn"),
+    ("h", "a hint for your turn (an assisted game)"),
     ("u", "undo: take back your last card and the plays after it (an assisted game)"),
     ("c", "card tracker: the cards still out, and the suits each player has shown out of"),
+    ("m", "meter: your chance to stay clean, estimated from what you see (assisted game)"),
+    ("a", "on the deal summary and in history: the analysis of your plays (e in a review)"),
+    ("", "hints, undo and the meter are off in the daily challenge"),
     ("? or F1", "these rules and keys"),
     ("q or ctrl+q", "quit (asks first during a game; says whether the game is saved)"),
 )

@@ -96,6 +96,7 @@ class SummaryScreen(NilScreen):
         Binding("escape,s", "close", "Back", show=False),
         Binding("d", "review(0)", "Hands dealt"),
         Binding("t", "review(1)", "Last trick"),
+        Binding("a", "analyse", "Analysis"),
         Binding("question_mark,f1", "app.rules", "Rules"),
         Binding("q", "app.request_quit", "Quit"),
     ]
@@ -141,6 +142,7 @@ class SummaryScreen(NilScreen):
                     yield trick
             yield Static(standings_text(game, final=False), id="summary-standings")
             hint = ("Enter: next deal   d: the hands as dealt   t: the last trick with all hands"
+                    "   a: analysis of your plays"
                     if self.between_deals else "Enter or Esc: back to the table")
             yield Static(Text(hint, style="dim"), id="summary-hint")
         yield Footer()
@@ -149,7 +151,8 @@ class SummaryScreen(NilScreen):
         self.dismiss(None)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "review" and (not self.between_deals or self.finished_deal is None):
+        if action in ("review", "analyse") and (not self.between_deals
+                                                or self.finished_deal is None):
             return False
         return super().check_action(action, parameters)
 
@@ -168,6 +171,17 @@ class SummaryScreen(NilScreen):
                             len(self.game.deals[index].tricks) if at_end else 0)
         self.app.push_screen(review)
         self.app.call_after_refresh(review.show)  # drawn at that place once it is mounted
+
+
+    def action_analyse(self) -> None:
+        """The analysis of your plays in the deal just finished (computed in the background;
+        Enter on the summary goes on meanwhile once you come back)."""
+        from .analysis import analysis_of
+
+        index = self.finished_deal
+        if index is None:
+            return
+        self.app.push_screen(analysis_of(self.game, index + 1, self.look.ascii))
 
 
 class ScoresScreen(SummaryScreen, inherit_bindings=False):
