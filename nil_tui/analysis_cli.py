@@ -1,9 +1,321 @@
-"""``nil-tui analyse``: the analysis of one seat's plays in a game record, printed."""
+"""``nil-tui analyse``: the analysis of one seat's plays in a game record, printed.
+
+For each deal: the plays that cost 0.1 points or more, in words, then a table of every
+decision (the card played, the best card, the cost and each legal card's expected points),
+the deal's total and the game's. ``--json`` prints the same as one JSON document
+(docs/ANALYSIS.md). Every user error is one line and exit status 2 (``cli.UsageError``).
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import math
+import os
+import stat
+import sys
+from typing import TYPE_CHECKING, Any, TextIO
+
+from . import argtypes, cli
+
+if TYPE_CHECKING:
+    from .analysis import DealAnalysis, Decision
+    from .engine import Game
+
+REPORT_FORMAT = "nil-tui-game-analysis"
+REPORT_VERSION = 1
+WIDTH = 100  # the table's lines are wrapped at this width
 
 
+# --- reading the record ----------------------------------------------------------------------
+def read_record(path: str, number: int = 1) -> dict[str, Any]:
+    """Record ``number`` (1-based) of a .json file (which holds one) or a .jsonl file (one per
+    line, blank lines skipped), as a dict; UsageError when it cannot be read. The first
+    record is read by ``cli.load_record_file`` itself."""
+    if number == 1:
+        return cli.load_record_file(path)
+    if not path.endswith(".jsonl"):
+        raise cli.UsageError(f"{path}: a .json file holds one game record (--game {number} "
+                             "needs a .jsonl file)")
+    return _parse(path, _line(path, number))
+
+
+def _line(path: str, number: int) -> bytes:
+    """The ``number``-th non-blank line of a .jsonl file, each line at most
+    ``cli.MAX_RECORD_BYTES`` long. The file is opened without blocking and must be a regular
+    file, as for ``cli.load_record_file``."""
+    limit = cli.MAX_RECORD_BYTES
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise cli.UsageError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise cli.UsageError(f"{path}: is a folder, not a game record") from None
+    except (OSError, ValueError) as exc:
+        raise cli.UsageError(f"{path}: cannot read it ({_reason(exc)})") from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise cli.UsageError(f"{path}: is a folder, not a game record")
+        if not stat.S_ISREG(info.st_mode):
+            raise cli.UsageError(f"{path}: not a regular file (a device, a pipe or a socket)")
+        with os.fdopen(os.dup(fd), "rb") as stream:
+            seen = 0
+            while True:
+                line = stream.readline(limit + 1)
+                if not line:
+                    break
+                if len(line) > limit:
+                    raise cli.UsageError(f"{path}: line {_count(seen)} is too large for a "
+                                         f"game record (over {limit:,} bytes)")
+                if line.strip():
+                    seen += 1
+                    if seen == number:
+                        return line
+    except OSError as exc:
+        raise cli.UsageError(f"{path}: cannot read it ({_reason(exc)})") from None
+    finally:
+        os.close(fd)
+    held = "no records" if not seen else f"only {seen} record{'s' if seen > 1 else ''}"
+    raise cli.UsageError(f"{path}: holds {held}, so there is no game {number}")
+
+
+def _count(seen: int) -> str:
+    return f"after record {seen}" if seen else "before the first record"
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return str(exc) or type(exc).__name__
+
+
+def _parse(path: str, data: bytes) -> dict[str, Any]:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise cli.UsageError(f"{path}: not a JSON game record (not UTF-8 text: byte "
+                             f"{exc.start})") from None
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise cli.UsageError(f"{path}: not a JSON game record ({exc.msg} at column "
+                             f"{exc.colno})") from None
+    except RecursionError:
+        raise cli.UsageError(f"{path}: not a game record (its JSON is nested too "
+                             "deeply)") from None
+    except ValueError:
+        raise cli.UsageError(f"{path}: not a game record (it holds a number too long to "
+                             "read)") from None
+    if not isinstance(record, dict):
+        raise cli.UsageError(f"{path}: not a valid game record: a record must be a JSON "
+                             "object")
+    return record
+
+
+def load_game(path: str, number: int = 1) -> Game:
+    """Game ``number`` of a record file, checked play by play by the engine."""
+    if number == 1:
+        return cli.load_game(path)
+    from .engine import Game, RecordError
+
+    record = read_record(path, number)
+    where = f"{path} (game {number})"
+    try:
+        return Game.from_record(record)
+    except RecordError as exc:
+        raise cli.UsageError(f"{where}: not a valid game record: {exc}") from None
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError,
+            OverflowError) as exc:
+        raise cli.UsageError(f"{where}: not a valid game record ({type(exc).__name__}: "
+                             f"{argtypes.shown(str(exc))})") from None
+
+
+def human_seat(game: Game) -> int:
+    """The record's one human seat; UsageError (saying to pass --seat) otherwise."""
+    humans = [s for s, p in enumerate(game.players) if p.get("kind") == "human"]
+    if len(humans) == 1:
+        return humans[0]
+    if not humans:
+        raise cli.UsageError("the record has no human seat: pass --seat S to say whose plays "
+                             "to analyse (0-3 or S, W, N, E)")
+    raise cli.UsageError(f"the record has {len(humans)} human seats: pass --seat S to say "
+                         "whose plays to analyse (0-3 or S, W, N, E)")
+
+
+# --- the command -----------------------------------------------------------------------------
 def run(args: argparse.Namespace) -> int:
-    raise NotImplementedError  # filled in with the analysis
+    game = load_game(args.record, args.game)
+    seat = human_seat(game) if args.seat is None else args.seat
+    played = len(game.deals)
+    if args.deal is not None and args.deal > played:
+        raise cli.UsageError(f"--deal {args.deal}: the record has {_deals(played)}")
+    deals = [args.deal] if args.deal is not None else list(range(1, played + 1))
+    from .analysis import analyse_game
+
+    bar = _Progress(sys.stderr) if _is_terminal(sys.stderr) else None
+    try:
+        found = analyse_game(game, seat, deals, jobs=args.jobs,
+                             progress=None if bar is None else bar.show)
+    finally:
+        if bar is not None:
+            bar.clear()
+    assert found is not None  # nothing asks it to stop
+    you = game.players[seat].get("kind") == "human"
+    if args.json:
+        cli.write_out(json.dumps(report(game, seat, found, args.game), indent=2) + "\n")
+    else:
+        cli.write_out(table(game, seat, found, you, ascii=not _can_write_suits()))
+    return 0
+
+
+def _deals(n: int) -> str:
+    return f"{n} deal" if n == 1 else f"{n} deals"
+
+
+def _is_terminal(stream: TextIO | None) -> bool:
+    try:
+        return stream is not None and stream.isatty()
+    except (OSError, ValueError):
+        return False
+
+
+def _can_write_suits() -> bool:
+    try:
+        "♣♦♥♠±".encode(sys.stdout.encoding or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+class _Progress:
+    """A one-line progress bar on stderr, when stderr is a terminal."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.shown = False
+
+    def show(self, done: int, total: int) -> None:
+        filled = 30 * done // max(1, total)
+        self._write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{total} decisions")
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            self._write("\r" + " " * 60 + "\r")
+
+    def _write(self, text: str) -> None:
+        try:
+            self.stream.write(text)
+            self.stream.flush()
+        except (OSError, ValueError):
+            pass
+
+
+# --- output ------------------------------------------------------------------------------------
+def report(game: Game, seat: int, analyses: list[DealAnalysis], number: int = 1
+           ) -> dict[str, Any]:
+    """The JSON document of ``--json`` (docs/ANALYSIS.md)."""
+    from .analysis import ANALYSIS_VERSION
+    from .engine import SEAT_NAMES
+
+    total = math.fsum(a.total_cost for a in analyses)
+    se = math.sqrt(math.fsum(a.total_cost_se ** 2 for a in analyses))
+    return {
+        "format": REPORT_FORMAT,
+        "version": REPORT_VERSION,
+        "analysis_version": ANALYSIS_VERSION,
+        "game": number,
+        "seat": seat,
+        "seat_name": SEAT_NAMES[seat],
+        "player": game.names[seat],
+        "deals": [a.to_json() for a in analyses],
+        "total_cost": round(total, 4),
+        "total_cost_se": round(se, 4),
+    }
+
+
+def table(game: Game, seat: int, analyses: list[DealAnalysis], you: bool,
+          ascii: bool = False) -> str:
+    """The analysis as text: per deal the costly plays in words, then every decision."""
+    from .engine import SEAT_NAMES
+
+    name = SEAT_NAMES[seat]
+    subject = None if you else name
+    whose = "your" if you else f"{name}'s"
+    player = game.names[seat]
+    seen = f"{name}, {player}" if player != name else name
+    lines = [(f"Analysis of {whose} plays ({seen}): the expected points for the rest of each "
+              f"deal with each card, from what {'you' if you else name} could see at the "
+              "time.")]
+    pm = "+/-" if ascii else "±"
+    for a in analyses:
+        lines.append("")
+        lines.append(_headline(game, a, you))
+        costly = a.costly()
+        if costly:
+            lines.append("Costly plays:")
+            lines.extend("  " + d.sentence(ascii=ascii, subject=subject) for d in costly)
+        elif a.decisions:
+            lines.append("No play cost 0.1 points or more.")
+        if a.decisions:
+            lines.append("Trick  Played  Best  Cost            Expected points with each card")
+            lines.extend(_row(d, ascii, pm) for d in a.decisions)
+            lines.append(f"Cost of {whose} plays in deal {a.deal}: {a.total_cost:.2f} points "
+                         f"({pm} {a.total_cost_se:.2f})")
+    if len(analyses) > 1:
+        total = math.fsum(a.total_cost for a in analyses)
+        se = math.sqrt(math.fsum(a.total_cost_se ** 2 for a in analyses))
+        lines.append("")
+        lines.append(f"Cost of {whose} plays in {len(analyses)} deals: {total:.2f} points "
+                     f"({pm} {se:.2f})")
+    return "\n".join(lines) + "\n"
+
+
+def _headline(game: Game, a: DealAnalysis, you: bool) -> str:
+    from .engine import SEAT_NAMES
+
+    deal = game.deals[a.deal - 1]
+    who = "you" if you else SEAT_NAMES[a.seat]
+    taken = deal.taken[a.seat]
+    tricks = f"{taken} trick" if taken == 1 else f"{taken} tricks"
+    head = f"Deal {a.deal} of {game.deals_planned}, dealt by {SEAT_NAMES[deal.dealer]}"
+    if deal.is_over:
+        points = deal.points[a.seat]
+        return f"{head}: {who} took {tricks} and scored {points} point" + \
+            ("." if points == 1 else "s.")
+    if not a.decisions:
+        return f"{head} (unfinished): {who} had not played a card yet."
+    return f"{head} (unfinished, analysed up to trick {a.decisions[-1].trick}): {who} " \
+        f"had taken {tricks}."
+
+
+def _row(d: Decision, ascii: bool, pm: str) -> str:
+    played = d.played.pretty(ascii)
+    if d.forced:
+        best = "-"
+        cost = "only card" if len(d.legal) <= 1 else "all the same"
+        cards = ""
+    else:
+        best = d.best.pretty(ascii)
+        cost = f"{d.cost:.2f} {pm} {d.cost_se:.2f}"
+        cards = "  ".join(f"{o.card.pretty(ascii)} {o.points:.2f}" for o in d.options)
+    head = f"{d.trick:>5}  {played:<6}  {best:<4}  {cost:<14}  "
+    return _wrap(head, cards)
+
+
+def _wrap(head: str, text: str) -> str:
+    """``head`` then ``text``, continued on lines indented as far as the head is wide."""
+    if not text:
+        return head.rstrip()
+    room = max(20, WIDTH - len(head))
+    lines: list[str] = []
+    line = ""
+    for item in text.split("  "):
+        if line and len(line) + 2 + len(item) > room:
+            lines.append(line)
+            line = item
+        else:
+            line = f"{line}  {item}" if line else item
+    lines.append(line)
+    return head + ("\n" + " " * len(head)).join(lines)
