@@ -19,12 +19,13 @@ from typing import TYPE_CHECKING, Any, TextIO
 from . import argtypes, cli
 
 if TYPE_CHECKING:
-    from .analysis import DealAnalysis, Decision
+    from .analysis import Budget, DealAnalysis, Decision
     from .engine import Game
 
 REPORT_FORMAT = "nil-tui-game-analysis"
 REPORT_VERSION = 1
 WIDTH = 100  # the table's lines are wrapped at this width
+BUDGET: Budget | None = None  # the search's budget (None: the analysis's default)
 
 
 # --- reading the record ----------------------------------------------------------------------
@@ -151,12 +152,13 @@ def run(args: argparse.Namespace) -> int:
     if args.deal is not None and args.deal > played:
         raise cli.UsageError(f"--deal {args.deal}: the record has {_deals(played)}")
     deals = [args.deal] if args.deal is not None else list(range(1, played + 1))
-    from .analysis import analyse_game
+    from .analysis import DEFAULT_BUDGET, analyse_game
 
     bar = _Progress(sys.stderr) if _is_terminal(sys.stderr) else None
     try:
         found = analyse_game(game, seat, deals, jobs=args.jobs,
-                             progress=None if bar is None else bar.show)
+                             progress=None if bar is None else bar.show,
+                             budget=BUDGET or DEFAULT_BUDGET)
     finally:
         if bar is not None:
             bar.clear()
