@@ -1,29 +1,84 @@
 """The game log: a readable line per play and per trick.
 
-A line shows in the same frame as the card it tells of. ``RichLog.write`` scrolls to the end
-only after the screen's next refresh, and a quiet table may not refresh again for a second
-(its next timer): the new line would sit below the visible part until then. ``add`` scrolls
-at once instead."""
+A line shows in the same frame as the card it tells of: ``add`` wraps it, grows the scrollable
+area and scrolls to the end at once (Textual's ``RichLog`` scrolls only after the screen's next
+refresh, and a quiet table may not refresh again for a second). Lines are wrapped again when
+the log's width changes, so a resized terminal never cuts a line short.
+
+The log is a small line-based scroll view of its own rather than a ``RichLog``: that one loads
+Rich's pretty-printer (and with it any ``attrs`` installed) before the table's first frame, for
+features a list of styled lines does not use."""
 
 from __future__ import annotations
 
+from rich.segment import Segment
 from rich.text import Text
-from textual.widgets import RichLog
+from textual.events import Resize
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+MIN_WIDTH = 20  # narrower than this, lines are wrapped at this width and scroll sideways
 
 
-class GameLog(RichLog, can_focus=False):
+class GameLog(ScrollView, can_focus=False):
     DEFAULT_CSS = """
-    GameLog { border: round $panel-lighten-2; height: 1fr; scrollbar-size-vertical: 1; }
+    GameLog {
+        border: round $panel-lighten-2; height: 1fr; scrollbar-size-vertical: 1;
+        background: $surface; color: $foreground; overflow-y: scroll; overflow-x: hidden;
+    }
     """
 
     def __init__(self, **kwargs: object) -> None:
-        super().__init__(wrap=True, markup=False, min_width=20, **kwargs)  # type: ignore[arg-type]
+        super().__init__(**kwargs)  # type: ignore[arg-type]
         self.border_title = "Log"
         self.history: list[str] = []  # every line as plain text, oldest first
+        self.auto_scroll = True  # keep the newest line in view
+        self._texts: list[Text] = []  # every line as written
+        self._strips: list[Strip] = []  # the lines wrapped at ``_width``
+        self._width = 0  # 0 until the log's size is known
 
     def add(self, line: Text | str) -> None:
-        self.history.append(line.plain if isinstance(line, Text) else line)
-        self.write(line, scroll_end=False)
+        text = line if isinstance(line, Text) else Text(line)
+        self.history.append(text.plain)
+        self._texts.append(text)
+        if self._width:
+            self._strips.extend(self._wrap(text, self._width))
+            self._resized()
+        self.refresh()
+
+    def _wrap_width(self) -> int:
+        return max(MIN_WIDTH, self.scrollable_content_region.width)
+
+    def _wrap(self, text: Text, width: int) -> list[Strip]:
+        console = self.app.console
+        segments = console.render(text, console.options.update(width=width, no_wrap=False))
+        lines = list(Segment.split_and_crop_lines(segments, width, pad=False,
+                                                        include_new_lines=False))
+        return [Strip(line) for line in lines] or [Strip.blank(0)]
+
+    def _resized(self) -> None:
+        self.virtual_size = Size(self._width, len(self._strips))
         if self.auto_scroll:
             self.scroll_end(animate=False, immediate=True, x_axis=False)
+
+    def on_resize(self, event: Resize) -> None:
+        width = self._wrap_width()
+        if not event.size.width or width == self._width:
+            return
+        self._width = width
+        self._strips = [strip for text in self._texts for strip in self._wrap(text, width)]
+        self._resized()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
         self.refresh()
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        width = self.scrollable_content_region.width
+        index = scroll_y + y
+        if index >= len(self._strips):
+            return Strip.blank(width, self.rich_style)
+        strip = self._strips[index].crop_extend(scroll_x, scroll_x + width, self.rich_style)
+        return strip.apply_style(self.rich_style)
