@@ -45,10 +45,10 @@ class Budget:
     """
 
     batch: int = 100
-    min_layouts: int = 200
-    max_layouts: int = 1200
-    max_playouts: int = 6000
-    target_se: float = 0.025
+    min_layouts: int = 300
+    max_layouts: int = 2000
+    max_playouts: int = 12000
+    target_se: float = 0.02
     endgame: int = 12
     endgame_nodes: int = 4000
     eps: float = 0.1
