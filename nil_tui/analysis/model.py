@@ -101,20 +101,19 @@ class Decision:
     def _reason(self, who: str | None, whose: str, possessive: str, ascii: bool) -> str:
         """Why the card cost, from facts and the estimated chances to stay clean ("" when
         nothing can be said truly)."""
-        if not self.was_clean:
-            return ""
         mine = self.option(self.played)
         other = self.option(self.best)
+        # Said only when the best card gave a clearly better chance to stay clean: then the
+        # lost chance is a reason for the cost, not just something that happened.
+        if not self.was_clean or mine is None or other is None or \
+                other.clean - mine.clean < 0.05:
+            return ""
         if self.took_trick:
-            text = f"{who} took the trick and lost {possessive} clean deal"
-            if other is not None and other.clean >= 0.005:
-                text += (f"; with {self.best.pretty(ascii)} {whose} chance to stay clean "
-                         f"was {_percent(other.clean)}")
-            return text
-        if mine is not None and other is not None and other.clean - mine.clean >= 0.05:
-            return (f"{whose} chance to stay clean fell from {_percent(other.clean)} to "
-                    f"{_percent(mine.clean)}")
-        return ""
+            return (f"{who} took the trick and lost {possessive} clean deal; with "
+                    f"{self.best.pretty(ascii)} {whose} chance to stay clean was "
+                    f"{_percent(other.clean)}")
+        return (f"{whose} chance to stay clean fell from {_percent(other.clean)} to "
+                f"{_percent(mine.clean)}")
 
 
 def _percent(x: float) -> str:
