@@ -188,11 +188,9 @@ def evaluate(view: PlayerView, budget: Budget = DEFAULT_BUDGET, played: int | No
     if view.to_move != seat or not view.legal:
         raise ValueError("the view must be of the seat to move, with cards to play")
     moves = choices(view)
-    if played is None:
-        played = moves[0]
-    elif DECK[played] not in view.legal:
-        raise ValueError(f"{DECK[played]} is not a legal card of this view")
-    played_rep = run_of(played, moves)
+    if played is not None and not (0 <= played < 52 and DECK[played] in view.legal):
+        raise ValueError(f"card index {played!r} is not a legal card of this view")
+    played_rep = None if played is None else run_of(played, moves)
     know = Knowledge(view)
     rng = random.Random(decision_seed(view))
     layouts = posterior_layouts(know, rng, budget.eps)
@@ -268,12 +266,14 @@ def _settled(points: dict[int, list[float]], target_se: float) -> bool:
 
 
 def _figures(points: dict[int, list[float]], clean: dict[int, int], n: int,
-             played: int) -> DecisionFigures:
+             played: int | None) -> DecisionFigures:
     cards = {}
     for i, vals in points.items():
         mean, se = _mean_se(vals)
         cards[i] = CardFigures(mean, se, clean[i] / n)
     best = _best(points, played)
+    if played is None:
+        played = best
     cost, cost_se = _mean_se([b - a for a, b in zip(points[played], points[best])])
     return DecisionFigures(cards, best, max(0.0, cost), cost_se, n)
 
