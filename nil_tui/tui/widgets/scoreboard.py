@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rich.table import Table
+from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
@@ -31,18 +31,30 @@ class Scoreboard(Widget):
     def watch_info(self, info: ScoreInfo) -> None:
         self.border_title = f"Deal {info.deal_number} of {info.deals_planned}"
 
-    def render(self) -> Table:
+    def render(self) -> Text:
+        """A small table as text: names, points, tricks this deal, and a mark for a seat
+        still clean. (Plain text, not a Rich table: this is drawn with the table's first
+        frame and again after every trick.)"""
         info = self.info
-        table = Table(box=None, expand=True, padding=(0, 1), show_edge=False)
-        table.add_column("", no_wrap=True)
-        table.add_column("Pts", justify="right")
-        table.add_column("Tricks", justify="right")
-        table.add_column("", width=1, no_wrap=True)
+        width = self.size.width
+        tricks_head = "Tricks"
+        names = max(len(n) for n in info.names)
+        points = max(3, *(len(str(t)) for t in info.totals))
+        # one space at each edge and two between columns, as a Rich table pads them
+        if width and 1 + names + 2 + points + 2 + len(tricks_head) + 2 + 1 + 1 > width:
+            tricks_head = "Tr"
+        tricks = len(tricks_head)
+        name_width = max(names, width - (1 + 2 + points + 2 + tricks + 2 + 1 + 1))
+        out = Text(no_wrap=True, overflow="ellipsis")
+        out.append(" " + " " * name_width + "  " + "Pts".rjust(points) + "  "
+                   + tricks_head.rjust(tricks) + "    ", style="bold")
         for s in (0, 1, 2, 3):
-            pts = str(info.totals[s])
-            if s in info.lowest:
-                pts = f"[red]{pts}[/]"
-            table.add_row(info.names[s], pts, str(info.taken[s]),
-                          "" if info.taken[s] else "[green]●[/]",
-                          style="bold" if s == 0 else "")
-        return table
+            row = Text(style="bold" if s == 0 else "")
+            row.append(" " + info.names[s].ljust(name_width) + "  ")
+            row.append(str(info.totals[s]).rjust(points), style="red" if s in info.lowest else "")
+            row.append("  " + str(info.taken[s]).rjust(tricks) + "  ")
+            row.append("" if info.taken[s] else "●", style="green")
+            row.append(" " if info.taken[s] == 0 else "  ")
+            out.append("\n")
+            out.append_text(row)
+        return out
