@@ -1,4 +1,6 @@
-"""Game over: the final standings, and the loser(s) crawling under the table."""
+"""Game over: the final standings, the loser(s) crawling under the table, and each seat's
+running total over the deals (a chart beside the table where the terminal is wide enough, in
+its place on a key where it is not)."""
 
 from __future__ import annotations
 
@@ -6,9 +8,10 @@ from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
+from textual.containers import Horizontal, VerticalScroll
 from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Footer, Static
@@ -16,9 +19,25 @@ from textual.widgets import Footer, Static
 from ...engine import Game
 from ...options import PlayOptions
 from ...paths import asset_text
+from ..widgets.charts import RunningTotals
 from ..words import SEAT_LABELS
 from .base import NilScreen
 from .summary import deals_table, last_deal_text, names_list, standings_text
+
+CHART_BESIDE = 100
+"""Columns from which the running totals stand beside the table; narrower, ``g`` swaps them."""
+
+
+def running_totals(game: Game) -> list[list[int]]:
+    """Each seat's total after each finished deal, in order."""
+    rows: list[list[int]] = []
+    total = [0, 0, 0, 0]
+    for deal in game.deals:
+        if not deal.is_over:
+            break
+        total = [t + p for t, p in zip(total, deal.points)]
+        rows.append(total)
+    return rows
 
 
 def load_art() -> dict[str, list[str]]:
@@ -127,8 +146,19 @@ def headline(losers: tuple[int, ...]) -> Text:
 
 
 class GameOverScreen(NilScreen):
+    # "-wide" (set on resize, from CHART_BESIDE columns): the chart beside the table;
+    # "-chart" (the g key, narrower): the chart in the table's place.
+    DEFAULT_CSS = """
+    GameOverScreen #gameover-pictures { height: auto; }
+    GameOverScreen #gameover-pictures > UnderTable { width: auto; }
+    GameOverScreen #gameover-chart { display: none; height: 12; width: 1fr; min-width: 30; }
+    GameOverScreen.-wide #gameover-chart { display: block; margin-left: 2; }
+    GameOverScreen.-chart #gameover-chart { display: block; margin-bottom: 1; }
+    GameOverScreen.-chart #art { display: none; }
+    """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "again", "New game"),
+        Binding("g", "chart", "Totals chart"),
         Binding("q", "app.quit", "Quit"),
         Binding("question_mark,f1", "app.rules", "Rules"),
     ]
@@ -149,20 +179,58 @@ class GameOverScreen(NilScreen):
             last = last_deal_text(game)
             if last is not None:
                 yield Static(last, id="gameover-last")
-            yield UnderTable(losers, animate=self.options.speed != "instant", id="art")
+            with Horizontal(id="gameover-pictures"):
+                yield UnderTable(losers, animate=self.options.speed != "instant", id="art")
+                yield RunningTotals(SEAT_LABELS, running_totals(game), ascii=self.options.ascii,
+                                    id="gameover-chart")
             yield Static(standings_text(game, final=True), id="gameover-standings")
             yield Static(self._where(), id="gameover-path")
             yield Static(deals_table(game), id="gameover-table")
-            yield Static(Text("Enter: a new game with the same settings   q: quit",
-                              style="dim"))
+            yield Static(self._keys(), id="gameover-keys")
         yield Footer()
+
+    def _keys(self) -> Text:
+        if self.has_class("-wide"):
+            swap = ""
+        elif self.has_class("-chart"):
+            swap = "   g: the table again"
+        else:
+            swap = "   g: the totals deal by deal"
+        return Text(f"Enter: a new game with the same settings{swap}   q: quit", style="dim")
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._lay_out(event.size.width)
+
+    def on_mount(self) -> None:
+        self._lay_out(self.size.width or self.app.size.width)
+
+    def _lay_out(self, width: int) -> None:
+        """The chart beside the table when there is room, else on ``g`` in its place."""
+        wide = width >= CHART_BESIDE
+        if wide != self.has_class("-wide") or not self.is_mounted:
+            self.set_class(wide, "-wide")
+            if wide:
+                self.remove_class("-chart")
+            self.refresh_bindings()
+        self.query_one("#gameover-keys", Static).update(self._keys())
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "chart" and self.has_class("-wide"):
+            return False  # the chart is already beside the table
+        return super().check_action(action, parameters)
+
+    def action_chart(self) -> None:
+        """Swap the table's picture and the running totals."""
+        self.toggle_class("-chart")
+        self.query_one("#gameover-keys", Static).update(self._keys())
 
     def _where(self) -> Text:
         """Where the record went, or the plain truth that it did not."""
         if self.path is not None:
             return Text.assemble(("Record saved: ", "dim"), (str(self.path), "dim"))
         why = self.problem or "the data folder could not be written"
-        return Text.assemble(("⚠ This game is not saved yet: ", "bold yellow"), why,
+        mark = "!" if self.options.ascii else "⚠"
+        return Text.assemble((f"{mark} This game is not saved yet: ", "bold yellow"), why,
                              (" nil-tui keeps trying while it runs.", "dim"))
 
     def kept(self, path: Path) -> None:

@@ -1,5 +1,7 @@
 """Your statistics: games played and lost (under the table), deals kept clean and points per
-deal, by difficulty; and a sparkline of points per deal, game by game."""
+deal, by difficulty; a sparkline of points per deal, game by game; and charts: points per deal
+over your last games, your difference against the expert in the daily challenges, and how often
+you stayed clean against each level of opponents."""
 
 from __future__ import annotations
 
@@ -13,24 +15,43 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Sparkline, Static
 
 from ...store import Store
+from ..widgets.charts import BarChart, LineChart, Series
 from ..words import count
 from .history import close_screen
 
-SERIES_LENGTH = 60  # the most recent games in the chart
+SERIES_LENGTH = 60  # the most recent games in the sparkline
+CHART_GAMES = 30  # the most recent games in the chart of points per deal
+AVERAGE_OVER = 5  # games in the running average of that chart
+CHART_CHALLENGES = 12  # the most recent challenges in their chart
+
+NO_CHALLENGE = ("No daily challenge played yet. Press c in setup (or run nil-tui challenge) to "
+                "play the day's deals against three expert bots; the expert then plays the "
+                "same deals from your seat, and the difference shows here.")
+NO_GAMES = "No finished games yet: play a game to the end to see this chart."
 
 
-def share(part: int, whole: int) -> str:
-    return f"{100 * part / whole:.0f}%" if whole else "—"
+def share(part: int, whole: int, ascii: bool = False) -> str:
+    return f"{100 * part / whole:.0f}%" if whole else ("-" if ascii else "—")
 
 
-def figures_row(name: str, f: dict[str, Any]) -> tuple[str | Text, ...]:
-    return (name, str(f["games"]), f"{f['lost']} ({share(f['lost'], f['games'])})",
-            str(f["deals"]), f"{f['clean_deals']} ({share(f['clean_deals'], f['deals'])})",
-            f"{f['points_per_deal']:.2f}" if f["deals"] else "—")
+def running_average(values: list[float], over: int) -> list[float]:
+    """The average of each value with up to ``over - 1`` values before it."""
+    out = []
+    for n in range(len(values)):
+        window = values[max(0, n - over + 1):n + 1]
+        out.append(sum(window) / len(window))
+    return out
+
+
+def figures_row(name: str, f: dict[str, Any], ascii: bool = False) -> tuple[str | Text, ...]:
+    return (name, str(f["games"]), f"{f['lost']} ({share(f['lost'], f['games'], ascii)})",
+            str(f["deals"]),
+            f"{f['clean_deals']} ({share(f['clean_deals'], f['deals'], ascii)})",
+            f"{f['points_per_deal']:.2f}" if f["deals"] else ("-" if ascii else "—"))
 
 
 class StatsScreen(Screen[None]):
-    """Statistics by difficulty and a chart of results over time."""
+    """Statistics by difficulty and charts of results over time."""
 
     DEFAULT_CSS = """
     StatsScreen #stats-body { height: 1fr; padding: 0 1; }
@@ -40,15 +61,36 @@ class StatsScreen(Screen[None]):
     StatsScreen #stats-chart { height: 4; margin: 0 0 1 0; }
     StatsScreen #stats-chart-range { height: auto; color: $text-muted; }
     StatsScreen #stats-empty { height: auto; padding: 1 0; color: $text-muted; }
+    StatsScreen .stats-title { height: auto; margin: 1 0 0 0; }
+    StatsScreen .stats-note { height: auto; color: $text-muted; }
+    StatsScreen Chart { height: 13; }
+    StatsScreen #stats-clean { height: 10; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "close", "Back")]
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, ascii: bool | None = None) -> None:
         super().__init__()
         self.store = store
+        self._ascii = ascii
+
+    @property
+    def ascii(self) -> bool:
+        """ASCII only (``--ascii`` or the setting): said by the caller, else by the options
+        of the app, else by the settings kept."""
+        if self._ascii is None:
+            options = getattr(self.app, "options", None)
+            chosen = bool(getattr(options, "ascii", False))
+            if not chosen:
+                try:
+                    chosen = bool((self.store.load_settings() or {}).get("ascii"))
+                except Exception:  # noqa: BLE001 - a look is not worth an error
+                    chosen = False
+            self._ascii = chosen
+        return self._ascii
 
     def compose(self) -> ComposeResult:
+        ascii = self.ascii
         with VerticalScroll(id="stats-body"):
             yield Static(id="stats-head")
             yield DataTable(id="stats-table", cursor_type="row", zebra_stripes=True)
@@ -57,12 +99,22 @@ class StatsScreen(Screen[None]):
             yield Static(id="stats-chart-range")
             yield Static("No finished games yet: play a game to the end to see your "
                          "statistics.", id="stats-empty")
+            yield Static(id="stats-games-title", classes="stats-title")
+            yield LineChart([], [], ascii=ascii, empty=NO_GAMES, x_label="game",
+                            id="stats-games")
+            yield Static(id="stats-challenges-title", classes="stats-title")
+            yield Static(id="stats-challenges-note", classes="stats-note")
+            yield BarChart([], [], ascii=ascii, empty=NO_CHALLENGE, id="stats-challenges")
+            yield Static(id="stats-clean-title", classes="stats-title")
+            yield BarChart([], [], ascii=ascii, unit="%", horizontal=True, empty=NO_GAMES,
+                           id="stats-clean")
         yield Footer()
 
     def on_mount(self) -> None:
         self.refresh_figures()
 
     def refresh_figures(self) -> None:
+        ascii = self.ascii
         stats = self.store.stats() or {}
         zero: dict[str, Any] = {"games": 0, "lost": 0, "deals": 0, "clean_deals": 0,
                                 "points": 0, "points_per_deal": 0.0}
@@ -73,7 +125,7 @@ class StatsScreen(Screen[None]):
         if played:
             head.append(f"   {count(overall['games'], 'game')}, under the table in "
                         f"{overall['lost']} "
-                        f"({share(overall['lost'], overall['games'])})", style="dim")
+                        f"({share(overall['lost'], overall['games'], ascii)})", style="dim")
         self.query_one("#stats-head", Static).update(head)
 
         table = self.query_one(DataTable)
@@ -81,9 +133,9 @@ class StatsScreen(Screen[None]):
         for label in ("Difficulty", "Games", "Lost", "Deals", "Clean deals", "Pts/deal"):
             table.add_column(label)
         for name, figures in by.items():
-            table.add_row(*figures_row(name, figures), key=name)
+            table.add_row(*figures_row(name, figures, ascii), key=name)
         if len(by) > 1:
-            table.add_row(*figures_row("all", overall), key="all")
+            table.add_row(*figures_row("all", overall, ascii), key="all")
 
         series = list(stats.get("series") or [])[-SERIES_LENGTH:]
         values = [float(s["points_per_deal"]) for s in series]
@@ -93,18 +145,70 @@ class StatsScreen(Screen[None]):
         self.query_one("#stats-chart-title", Static).update(chart_title)
         marks = Text()
         if series:
+            lost_mark, safe_mark = ("v", ".") if ascii else ("▼", "·")
             marks.append(f"{series[0]['finished_at'][:10]} to {series[-1]['finished_at'][:10]}"
                          f": low {min(values):.2f}, high {max(values):.2f}\n")
             marks.append("Results: ")
             for s in series[-40:]:
-                marks.append("▼" if s["lost"] else "·", style="bold red" if s["lost"] else "")
-            marks.append("  (▼ under the table)", style="dim")
+                marks.append(lost_mark if s["lost"] else safe_mark,
+                             style="bold red" if s["lost"] else "")
+            marks.append(f"  ({lost_mark} under the table)", style="dim")
         self.query_one("#stats-chart-range", Static).update(marks)
 
-        for widget_id in ("#stats-table", "#stats-chart-title", "#stats-chart",
-                          "#stats-chart-range"):
+        for widget_id in ("#stats-table", "#stats-chart-title", "#stats-chart-range"):
             self.query_one(widget_id).display = played
+        # the sparkline's blocks are no ASCII: the chart below shows the same figures
+        self.query_one("#stats-chart").display = played and not ascii
         self.query_one("#stats-empty").display = not played
+        self._draw_games(list(stats.get("series") or []))
+        self._draw_challenges(list(stats.get("challenges") or []))
+        self._draw_clean(by)
+
+    def _title(self, widget_id: str, title: str, note: str) -> None:
+        text = Text(title, style="bold")
+        text.append(f" {note}", style="dim")
+        self.query_one(widget_id, Static).update(text)
+
+    def _draw_games(self, series: list[dict[str, Any]]) -> None:
+        last = series[-CHART_GAMES:]
+        first = len(series) - len(last) + 1
+        values = [float(s["points_per_deal"]) for s in last]
+        self._title("#stats-games-title", "Points per deal in your last games",
+                    f"(the last {count(len(last), 'game')}; higher is safer)"
+                    if last else "")
+        lines = [Series("points per deal in the game", "o", tuple(values)),
+                 Series(f"average of the last {AVERAGE_OVER} games", "a",
+                        tuple(running_average(values, AVERAGE_OVER)))] if values else []
+        self.query_one("#stats-games", LineChart).update(
+            lines, list(range(first, first + len(last))))
+
+    def _draw_challenges(self, challenges: list[dict[str, Any]]) -> None:
+        known = [c for c in challenges if c.get("diff") is not None]
+        shown = known[-CHART_CHALLENGES:]
+        note = ""
+        if known:
+            average = sum(int(c["diff"]) for c in known) / len(known)
+            note = (f"(the same deals from your seat; above 0 you did better; average "
+                    f"{average:+.2f} over {count(len(known), 'challenge')})")
+        self._title("#stats-challenges-title", "Daily challenges: your points minus the "
+                    "expert's", note)
+        waiting = len(challenges) - len(known)
+        words = (f"{count(waiting, 'challenge')} still waiting for the expert's result."
+                 if waiting else "")
+        note_widget = self.query_one("#stats-challenges-note", Static)
+        note_widget.update(words)
+        note_widget.display = bool(words)
+        self.query_one("#stats-challenges", BarChart).update(
+            [str(c["date"])[5:] for c in shown], [float(c["diff"]) for c in shown])
+
+    def _draw_clean(self, by: dict[str, Any]) -> None:
+        levels = [(name, f) for name, f in by.items() if f.get("deals")]
+        self._title("#stats-clean-title", "How often you stayed clean",
+                    "(share of your deals without a trick, by the level of your opponents)"
+                    if levels else "")
+        self.query_one("#stats-clean", BarChart).update(
+            [name for name, _ in levels],
+            [round(100 * f["clean_deals"] / f["deals"], 1) for _, f in levels])
 
     def action_close(self) -> None:
         close_screen(self)
