@@ -30,3 +30,13 @@ def says(seat: int, plain: str, third: str, *, start: bool = True) -> str:
     """Subject and verb: "You win", "North wins" ("you win" within a sentence)."""
     subject = seat_subject(seat) if start or seat != 0 else "you"
     return f"{subject} {verb(seat, plain, third)}"
+
+
+def percent(chance: float) -> str:
+    """A chance as the screens show it: "62%", and "<1%" / ">99%" near the ends (small is
+    not nothing)."""
+    if 0 < chance < 0.005:
+        return "<1%"
+    if 0.995 <= chance < 1:
+        return ">99%"
+    return f"{round(chance * 100)}%"

@@ -21,6 +21,7 @@ from textual.widgets import DataTable, Footer, ProgressBar, Static
 from ...driver import short_text
 from ...engine import SEAT_NAMES, Game
 from ..widgets.cards import CardLook
+from ..words import count, percent
 from .base import NilScreen
 
 if TYPE_CHECKING:
@@ -50,6 +51,25 @@ def analysed_seat(game: Game) -> tuple[int, str | None]:
 def finished_deals(game: Game) -> list[int]:
     """The 1-based numbers of the deals that are over and had a trick."""
     return [n for n, deal in enumerate(game.deals, 1) if deal.is_over and deal.tricks]
+
+
+def start_process_tracker() -> None:
+    """Worker processes need multiprocessing's resource tracker, which is handed stderr's
+    file descriptor; while the app runs, ``sys.stderr`` is the app's capture, which has none
+    (the process would not start). So the tracker is started here, with the real stderr
+    (once: later calls return at once). It ends when the app does (its pipe closes)."""
+    import sys
+    from multiprocessing import resource_tracker
+
+    saved = sys.stderr
+    try:
+        if sys.__stderr__ is not None:
+            sys.stderr = sys.__stderr__
+        resource_tracker.ensure_running()
+    except Exception:  # noqa: BLE001 - the analysis then says what went wrong
+        return
+    finally:
+        sys.stderr = saved
 
 
 class AnalysisProgress(Message):
@@ -111,6 +131,7 @@ class AnalysisScreen(NilScreen):
         self.running: int | None = None  # the deal being analysed
         self._stop = threading.Event()
         self._rows: list[Decision] = []
+        self._composed = False
 
     # --- layout ---------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -131,10 +152,12 @@ class AnalysisScreen(NilScreen):
         table.add_column("Cost", key="cost")
         table.add_column("+/-" if self.look.ascii else "±", key="se")
         table.add_column("", key="note")
+        self._composed = True
         self.set_focus(table)
         missing = [d for d in self.deals if not self._from_store(d)]
         self.query_one("#analysis-progress").display = bool(missing)
         if missing:
+            start_process_tracker()
             self.analyse(missing)
         self.show()
 
@@ -162,7 +185,8 @@ class AnalysisScreen(NilScreen):
             data = self.nil_app.store.computed(key)
             if data is None:
                 return False
-            self.results[deal] = DealAnalysis.from_json(data)
+            # Kept for the same cards and plays, maybe from another game: numbered as here.
+            self.results[deal] = DealAnalysis.from_json(data).with_deal(deal)
         except Exception:  # noqa: BLE001 - a damaged or unreadable entry is computed again
             return False
         self.cached.add(deal)
@@ -231,17 +255,17 @@ class AnalysisScreen(NilScreen):
         return "your" if self.note is None else f"{SEAT_NAMES[self.seat]}'s"
 
     def show(self) -> None:
-        if not self.is_mounted:
+        if not self._composed:
             return
         deal = self.deal
         head = Text(f"Analysis of {self._whose()} plays", style="bold")
         if deal is not None:
             head.append(f": deal {deal} of {self.game.deals_planned}", style="bold")
             if len(self.deals) > 1:
-                head.append(f"   ({self.index + 1} of {len(self.deals)} finished deals: "
-                            "n/p for the others)", style="dim")
-        head.append("\nEstimates by the expert's search from what you could see at each play "
-                    "(never the hidden hands).", style="dim")
+                others = len(self.deals) - 1
+                head.append(f"   (n/p: the other {count(others, 'deal')})", style="dim")
+        head.append("\nEstimates from what you could see at each play, never the hidden hands.",
+                    style="dim")
         if self.note:
             head.append(f"\n{self.note}", style="italic")
         self.query_one("#analysis-head", Static).update(head)
@@ -273,12 +297,16 @@ class AnalysisScreen(NilScreen):
                     "cards; ", style="bold")
         text.append("the costly ones:" if len(costly) > 1 else "the costly one:", style="bold")
         for decision in costly[:SHOWN_SENTENCES]:
-            text.append("\n" + decision.sentence(ascii=self.look.ascii))
+            text.append("\n" + self._sentence(decision))
         if len(costly) > SHOWN_SENTENCES:
             more = len(costly) - SHOWN_SENTENCES
             text.append(f"\n…and {more} more, marked ! below." if not self.look.ascii else
                         f"\n...and {more} more, marked ! below.", style="dim")
         return text
+
+    def _sentence(self, decision: Decision) -> str:
+        subject = None if self.note is None else SEAT_NAMES[self.seat]
+        return str(decision.sentence(ascii=self.look.ascii, subject=subject))
 
     def _fill_table(self, result: DealAnalysis | None) -> None:
         table = self.query_one(DataTable)
@@ -312,8 +340,12 @@ class AnalysisScreen(NilScreen):
     def detail_text(self, decision: Decision) -> Text:
         """Every legal card of a decision with its expected points, best first."""
         look = self.look
-        text = Text(f"Trick {decision.trick}: expected points for the rest of the deal "
-                    "with each card (about):\n")
+        if decision.forced or not decision.options:
+            return Text(self._sentence(decision))
+        text = Text(f"Trick {decision.trick}, expected points for the rest of the deal")
+        if decision.layouts:
+            text.append(f" (over {decision.layouts} layouts of the unseen cards)")
+        text.append(":\n")
         options = sorted(decision.options, key=lambda o: (-o.points, o.card))
         for n, option in enumerate(options):
             if n:
@@ -326,11 +358,11 @@ class AnalysisScreen(NilScreen):
             if played is not None and best is not None:
                 text.append("\nChance to stay clean: ")
                 text.append_text(look.styled(decision.played, bold=False))
-                text.append(f" {round(played.clean * 100)}%")
+                text.append(f" {percent(played.clean)}")
                 if best.card != played.card:
                     text.append(", ")
                     text.append_text(look.styled(decision.best, bold=False))
-                    text.append(f" {round(best.clean * 100)}%")
+                    text.append(f" {percent(best.clean)}")
         return text
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:

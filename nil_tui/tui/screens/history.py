@@ -117,7 +117,7 @@ class HistoryScreen(Screen[None]):
             unfinished = len(self.rows) - len(finished)
             if unfinished:
                 head.append(f", {unfinished} unfinished", style="dim")
-            head.append("   Enter: review a game   a: analysis of your plays", style="dim")
+            head.append("   Enter: review   a: analysis", style="dim")
         self.query_one("#history-head", Static).update(head)
         if not empty:
             table.focus()

@@ -142,7 +142,7 @@ class SummaryScreen(NilScreen):
                     yield trick
             yield Static(standings_text(game, final=False), id="summary-standings")
             hint = ("Enter: next deal   d: the hands as dealt   t: the last trick with all hands"
-                    "   a: analysis of your plays"
+                    "\na: the analysis of your plays in this deal"
                     if self.between_deals else "Enter or Esc: back to the table")
             yield Static(Text(hint, style="dim"), id="summary-hint")
         yield Footer()

@@ -43,7 +43,7 @@ from ..widgets.scoreboard import Scoreboard, ScoreInfo
 from ..widgets.seat import Seat, SeatInfo
 from ..widgets.tracker import CardTracker, TrackerInfo
 from ..widgets.trick import TrickInfo, TrickView
-from ..words import BOT_SEATS, SEAT_LABELS, count, says, seat_subject, verb
+from ..words import BOT_SEATS, SEAT_LABELS, count, percent, says, seat_subject, verb
 from .base import NilScreen
 
 # Seconds a bot's card waits before it lands, and a finished trick stays in view, by speed.
@@ -323,7 +323,7 @@ class TableScreen(NilScreen):
             return "not clean"
         if self._meter_value is None:
             return "clean ..."
-        return f"clean {round(self._meter_value * 100)}%"
+        return f"clean {percent(self._meter_value)}"
 
     def _update_meter(self) -> None:
         """Start an estimate when the meter is on and the position it shows is gone (a trick
