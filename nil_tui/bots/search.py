@@ -20,9 +20,9 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from ..engine import DECK, Card, Deal, PlayerView
+from ..engine import DECK, Card, Deal, PlayerView, mask_of
 from .easy import decision_rng
-from .heuristic import SEG, edge, policy_index
+from .heuristic import FULL, SEG, edge, policy_index
 from .knowledge import Knowledge, posterior_layouts
 
 Utility = Callable[[Sequence[int]], float]
@@ -105,8 +105,9 @@ def rollout(d: Deal, rng: random.Random | None = None, eps: float = 0.0) -> tupl
 
 
 def distinct_moves(legal: int, unseen: int) -> list[int]:
-    """Legal card indices, one per run of cards that no unseen card separates (playing any
-    card of such a run comes to the same)."""
+    """Legal card indices, one per run of cards that no card of ``unseen`` separates (playing
+    any card of such a run comes to the same). ``unseen`` must hold every card still to be
+    reckoned with: the other seats' cards and the cards of the trick in progress."""
     out: list[int] = []
     for s in range(4):
         seg = (legal >> (13 * s)) & SEG
@@ -145,8 +146,10 @@ def maxn(d: Deal, seat_utils: Sequence[Utility], budget: list[int]) -> tuple[flo
         d.undo()
         return only
     hand = d.hand_mask(seat)
-    unseen = ~hand & ~d.played_mask  # the other seats' cards, from this seat
-    moves = distinct_moves(legal, unseen & ((1 << 52) - 1))
+    # Cards that tell two of this seat's cards apart: the other seats' cards, and the cards
+    # of the trick on the table (with 7H on it, 3H ducks and AH wins).
+    between = (~hand & ~d.played_mask) | mask_of(d.trick)
+    moves = distinct_moves(legal, between & FULL)
     best: tuple[float, ...] | None = None
     pref = policy_index(seat, hand, legal, d.trick, d.leader, d.taken, d.played_mask)
     for i in moves:
@@ -193,7 +196,7 @@ class Searcher:
         legal = 0
         for c in view.legal:
             legal |= c.bit
-        moves = distinct_moves(legal, know.unseen)
+        moves = distinct_moves(legal, know.unseen | mask_of(view.trick))
         pref = self.preferred(view, know, legal)
         if pref not in moves:  # let the rules-of-thumb card stand for its run
             rep = max(m for m in moves if m <= pref and m // 13 == pref // 13)

@@ -276,6 +276,33 @@ def test_equivalent_cards_are_searched_once() -> None:
     assert distinct_moves(hand, 0) == [Card.parse("2C").index]
 
 
+def test_a_card_on_the_table_keeps_two_cards_apart() -> None:
+    # South holds 3H and AH, every other heart is gone but 7H, which is on the table: 3H
+    # ducks and AH wins, so they are two choices, in the expert's candidates and in its
+    # exact search alike (it once took them for one, and never tried the duck).
+    hands = [
+        "2C 3C 4C 2D 3D 4D 2S 3S 4S 2H 4H 3H AH",
+        "5C KC 9C JC AD 7D TD 6S 8S QS 8H QH 5H",
+        "6C 8C QC 5D KD 9D JD AS 7S TS 9H JH 6H",
+        "AC 7C TC 6D 8D QD 5S KS 9S JS KH TH 7H",
+    ]
+    tricks = ["5C 6C AC 2C", "7C 3C KC 8C", "9C QC TC 4C", "5D 6D 2D AD", "7D KD 8D 3D",
+              "9D QD 4D TD", "5S 2S 6S AS", "7S KS 3S 8S", "9S 4S QS TS", "8H 9H KH 2H",
+              "TH 4H QH JH", "5H 6H 7H"]
+    deal = Deal.from_hands([h.split() for h in hands], dealer=0)
+    for trick in tricks:
+        for card in trick.split():
+            deal.play(card)
+    assert deal.to_move == 0
+    three, ace = Card.parse("3H"), Card.parse("AH")
+    seven = Card.parse("7H")
+    assert distinct_moves(three.bit | ace.bit, seven.bit) == [three.index, ace.index]
+    view = deal.view(0)
+    searcher = Searcher(EXPERT)
+    assert sorted(searcher._candidates(view, Knowledge(view))) == [three.index, ace.index]
+    assert ExpertBot(seed=3).choose(view) == three  # the duck: alone clean, 3 points
+
+
 def test_normal_ducks_with_its_highest_losing_card() -> None:
     hands = [["2S", "9S", "JS", "KS", "2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH"],
              ["QS", "3S", "4S", "5S", "2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC"],
