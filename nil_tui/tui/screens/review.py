@@ -40,7 +40,7 @@ class ReviewScreen(NilScreen):
         Binding("home", "ends(0)", "First", show=False),
         Binding("end", "ends(1)", "Last", show=False),
         Binding("e", "analyse(0)", "Analysis"),
-        Binding("E", "analyse(1)", "All deals"),
+        Binding("E", "analyse(1)", "Analysis of every deal", show=False),
         Binding("escape,q", "close", "Back"),
         Binding("question_mark,f1", "app.rules", "Rules"),
     ]
@@ -66,7 +66,7 @@ class ReviewScreen(NilScreen):
                 yield Static(id="hand-3", classes="review-hand")
             with Horizontal(classes="review-row"):
                 yield Static(id="hand-0", classes="review-hand")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.query_one(TrickView).look = self.look

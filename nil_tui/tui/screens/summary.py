@@ -145,7 +145,7 @@ class SummaryScreen(NilScreen):
                     "\na: the analysis of your plays in this deal"
                     if self.between_deals else "Enter or Esc: back to the table")
             yield Static(Text(hint, style="dim"), id="summary-hint")
-        yield Footer()
+        yield Footer(compact=True)
 
     def action_close(self) -> None:
         self.dismiss(None)
