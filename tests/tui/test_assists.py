@@ -74,6 +74,7 @@ async def test_the_meter_is_off_by_default_and_m_turns_it_on_for_an_assisted_gam
         assert "meter: clean 62%" in south(screen)
         (view, seed), = fake_chance.asked
         assert view.seat == 0 and view.hand == screen.game.deal.hand(0)  # your view only
+        assert seed == table_module.meter_seed(screen.game, 1, len(view.tricks))
         # After a trick the estimate is made again, for the new position.
         tricks = len(screen.game.deal.tricks)
         while len(screen.game.deal.tricks) == tricks and screen.game.deal.taken[0] == 0:
@@ -114,6 +115,9 @@ async def test_an_estimate_for_a_position_that_is_gone_is_dropped(
         screen.post_message(MeterReady(key, 0.25))
         await pilot.pause()
         assert "meter: clean 25%" in south(screen)
+        screen.post_message(MeterReady(key, 0.0))  # an estimate of nothing, not a certainty
+        await pilot.pause()
+        assert "meter: clean ~0%" in south(screen)
 
 
 async def test_once_you_have_taken_a_trick_the_meter_says_so_without_estimating(
@@ -182,3 +186,10 @@ async def test_a_daily_challenge_refuses_hints_undo_and_the_meter(
         assert "meter" not in south(screen)
         assert not fake_chance.asked
         assert not screen.game.assisted and not screen.game.undone
+
+
+def test_chances_as_shown() -> None:
+    from nil_tui.tui.words import percent
+
+    assert [percent(x) for x in (0.0, 0.003, 0.62, 0.996, 1.0)] == [
+        "0%", "<1%", "62%", ">99%", "100%"]

@@ -321,9 +321,12 @@ class TableScreen(NilScreen):
         longer clean."""
         if tricks:
             return "not clean"
-        if self._meter_value is None:
+        value = self._meter_value
+        if value is None:
             return "clean ..."
-        return f"clean {percent(self._meter_value)}"
+        if value in (0.0, 1.0):
+            return f"clean ~{round(value * 100)}%"  # an estimate, never a certainty
+        return f"clean {percent(value)}"
 
     def _update_meter(self) -> None:
         """Start an estimate when the meter is on and the position it shows is gone (a trick
