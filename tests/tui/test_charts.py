@@ -84,7 +84,7 @@ def charts(ascii: bool) -> list[Chart]:
         LineChart([Series("points per deal", "o", (0.5, 1.25, 2.0, 0.75)),
                    Series("average", "a", (0.5, 0.9, 1.25, 1.1))], [7, 8, 9, 10],
                   ascii=ascii),
-        BarChart(["11-27", "11-28", "11-29"], [2, -3, 0], ascii=ascii),
+        BarChart(["11-27", "11-28", "11-29"], [2, -3, 0], signed=True, ascii=ascii),
         BarChart(["easy", "normal", "hard (assisted)"], [40.0, 12.5, 0.0], unit="%",
                  horizontal=True, ascii=ascii),
     ]

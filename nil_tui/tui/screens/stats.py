@@ -104,7 +104,8 @@ class StatsScreen(Screen[None]):
                             id="stats-games")
             yield Static(id="stats-challenges-title", classes="stats-title")
             yield Static(id="stats-challenges-note", classes="stats-note")
-            yield BarChart([], [], ascii=ascii, empty=NO_CHALLENGE, id="stats-challenges")
+            yield BarChart([], [], ascii=ascii, signed=True, empty=NO_CHALLENGE,
+                           id="stats-challenges")
             yield Static(id="stats-clean-title", classes="stats-title")
             yield BarChart([], [], ascii=ascii, unit="%", horizontal=True, empty=NO_GAMES,
                            id="stats-clean")

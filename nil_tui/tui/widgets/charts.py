@@ -257,13 +257,16 @@ class LineChart(Chart):
 
 
 class BarChart(Chart):
-    """One bar per name; ``unit`` follows each value written over its bar."""
+    """One bar per name, the value written after the name (``unit`` after it). Upright bars
+    that would not leave room for their names are left out from the first ones."""
 
     def __init__(self, names: Sequence[str], values: Sequence[float], *, unit: str = "",
-                 decimals: int = 0, horizontal: bool = False, **kwargs: Any) -> None:
+                 decimals: int = 0, horizontal: bool = False, signed: bool = False,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.names, self.values = list(names), list(values)
         self.unit, self.decimals, self.horizontal = unit, decimals, horizontal
+        self.signed = signed  # values written with their sign: +2, -1, +0
 
     def update(self, names: Sequence[str], values: Sequence[float]) -> None:
         self.names, self.values = list(names), list(values)
@@ -273,14 +276,17 @@ class BarChart(Chart):
         return bool(self.values)
 
     def label(self, value: float) -> str:
-        return f"{value:+.{self.decimals}f}{self.unit}" if self.unit == "" and any(
-            v < 0 for v in self.values) else f"{value:.{self.decimals}f}{self.unit}"
+        sign = "+" if self.signed else ""
+        return f"{value:{sign}.{self.decimals}f}{self.unit}"
 
     def draw(self, plt: Any) -> None:
         names = [f"{n} {self.label(v)}" for n, v in zip(self.names, self.values)]
         values = list(self.values)
         if self.horizontal:  # plotext stacks them from the bottom: the first on top
             names, values = names[::-1], values[::-1]
+        else:  # as many of the last bars as have room for their names
+            room = max(1, (max(20, self.size.width) - 6) // (max(map(len, names)) + 2))
+            names, values = names[-room:], values[-room:]
         glyph = "#" if self.ascii else BAR_GLYPH
         colors = [COLORS[0] if v >= 0 else COLORS[4] for v in values]
         plt.bar(names, values, marker=glyph, color=colors,
