@@ -64,7 +64,6 @@ class StatsScreen(Screen[None]):
     StatsScreen .stats-title { height: auto; margin: 1 0 0 0; }
     StatsScreen .stats-note { height: auto; color: $text-muted; }
     StatsScreen Chart { height: 13; }
-    StatsScreen #stats-clean { height: 10; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "close", "Back")]
@@ -207,7 +206,9 @@ class StatsScreen(Screen[None]):
         self._title("#stats-clean-title", "How often you stayed clean",
                     "(share of your deals without a trick, by the level of your opponents)"
                     if levels else "")
-        self.query_one("#stats-clean", BarChart).update(
+        chart = self.query_one("#stats-clean", BarChart)
+        chart.styles.height = max(5, len(levels) + 3)  # a row a level, the frame and axis
+        chart.update(
             [name for name, _ in levels],
             [round(100 * f["clean_deals"] / f["deals"], 1) for _, f in levels])
 

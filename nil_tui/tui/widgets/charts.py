@@ -290,7 +290,7 @@ class BarChart(Chart):
         glyph = "#" if self.ascii else BAR_GLYPH
         colors = [COLORS[0] if v >= 0 else COLORS[4] for v in values]
         plt.bar(names, values, marker=glyph, color=colors,
-                orientation="horizontal" if self.horizontal else "vertical", width=0.6)
+                orientation="horizontal" if self.horizontal else "vertical", width=0.5)
         low, high = math.floor(min(values + [0.0])), math.ceil(max(values + [0.0]))
         if high == low:
             high = low + 1
