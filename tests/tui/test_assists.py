@@ -193,3 +193,25 @@ def test_chances_as_shown() -> None:
 
     assert [percent(x) for x in (0.0, 0.003, 0.62, 0.996, 1.0)] == [
         "0%", "<1%", "62%", ">99%", "100%"]
+
+
+async def test_a_resumed_assisted_game_says_what_help_was_used_and_keeps_the_meter(
+        fake_chance: FakeChance) -> None:
+    app = NilApp("play", options=OPTIONS)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("h")
+        await app.workers.wait_for_complete()
+        await pilot.press("m")
+        await pilot.press("enter")
+        await settle(app, pilot)
+    app = NilApp("resume")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(app, pilot)
+        await until_meter(app, pilot)
+        screen = table(app)
+        first = screen.query_one(GameLog).history[0]
+        assert first.startswith("Game resumed") and first.endswith(
+            "Used so far: hints and the meter; the game counts as assisted.")
+        assert assisted_lines(screen) == 1  # said once, not again
+        assert "meter: " in south(screen)  # the meter stays on for this game

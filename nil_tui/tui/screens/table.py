@@ -148,6 +148,7 @@ class TableScreen(NilScreen):
         self._meter_on = options.meter and self.challenge is None
         self._meter_key: MeterKey | None = None
         self._meter_value: float | None = None
+        self._meter_may_run = False  # estimates start once the first frame is drawn
 
     # --- layout ---------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -179,8 +180,8 @@ class TableScreen(NilScreen):
             line = Text(f"Game resumed: deal {game.deal_number} of {game.deals_planned}.",
                         style="bold")
             if game.assisted:
-                line.append(f" {self._help_used()} used: the game counts as assisted.",
-                            style="dim")
+                line.append(f" Used so far: {self._help_used()}; the game counts as "
+                            "assisted.", style="dim")
             self.log_line(line)
         self._log_deal_start(resumed=True)
         for event in self.driver.deal_so_far():  # the deal so far, told again
@@ -202,6 +203,9 @@ class TableScreen(NilScreen):
         run's store, the settings, the deal's start), then the game goes on."""
         self.nil_app.table_shown()
         self._save_start()
+        self._meter_may_run = True
+        if self._meter_on:
+            self.refresh_view()
         self.advance()
 
     def _save_start(self) -> None:
@@ -227,11 +231,10 @@ class TableScreen(NilScreen):
         return str(date) if date else None
 
     def _help_used(self) -> str:
-        """The help the player had in this game, in words: "Undo", "Undo and hints"."""
+        """The help the player had in this game, in words: "undo", "undo and hints"."""
         kinds = (["undo"] if self.game.undone else []) + [
             {"hint": "hints", "meter": "the meter"}.get(k, k) for k in self.game.assists]
-        words = kinds[0] if len(kinds) == 1 else ", ".join(kinds[:-1]) + " and " + kinds[-1]
-        return words[:1].upper() + words[1:]
+        return kinds[0] if len(kinds) == 1 else ", ".join(kinds[:-1]) + " and " + kinds[-1]
 
     def _note_assisted(self, what: str) -> None:
         """Say once in the log that the game now counts as assisted."""
@@ -332,7 +335,8 @@ class TableScreen(NilScreen):
         """Start an estimate when the meter is on and the position it shows is gone (a trick
         was completed, a card taken back, a new deal). Once you have taken a trick there is
         nothing to estimate."""
-        if not self._meter_on or self.game.phase is not Phase.PLAYING:
+        if (not self._meter_on or not self._meter_may_run
+                or self.game.phase is not Phase.PLAYING):
             return
         deal = self.game.deal
         key: MeterKey = (self.game.deal_number, len(deal.tricks), len(self.game.undone))
