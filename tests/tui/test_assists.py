@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from tui_helpers import settle, table
+from tui_helpers import BlockingPlayer, blocking_opener, settle, table
 
 from nil_tui.engine import Game, PlayerView
 from nil_tui.options import PlayOptions
@@ -166,12 +166,16 @@ def test_history_and_statistics_mark_a_game_with_assists_as_assisted() -> None:
 
 
 async def test_a_daily_challenge_refuses_hints_undo_and_the_meter(
-        fake_chance: FakeChance) -> None:
+        fake_chance: FakeChance, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Quick bots in the experts' seats, and no expert's reference worked out meanwhile.
+    monkeypatch.setattr(NilApp, "want_reference", lambda self, game: None, raising=False)
+    players: list[BlockingPlayer] = []
     options = replace(OPTIONS, meter=True, challenge="2026-11-30")
-    app = NilApp("play", options=options)
+    app = NilApp("play", options=options, opener=blocking_opener(players))
     async with app.run_test(size=(100, 32)) as pilot:
         await settle(app, pilot)
         screen = table(app)
+        assert screen.challenge == "2026-11-30"
         await pilot.press("enter")  # a card of yours: undo would have something to take back
         await settle(app, pilot)
         for action in ("hint", "undo", "meter"):
