@@ -187,13 +187,11 @@ def verdict(difference: int) -> str:
     """What the total difference means, in the player's words."""
     if difference > 0:
         unit = "point" if difference == 1 else "points"
-        return (f"You beat the expert by {difference} {unit}: on the same cards, from your "
-                "seat, you scored more than it did.")
+        return f"You beat the expert by {difference} {unit} on the same cards."
     if difference < 0:
         unit = "point" if difference == -1 else "points"
-        return (f"The expert scored {-difference} {unit} more than you on the same cards, "
-                "from your seat.")
-    return "You scored exactly as many points as the expert on the same cards: a tie."
+        return f"The expert scored {-difference} {unit} more than you on the same cards."
+    return "You scored as many points as the expert on the same cards: a tie."
 
 
 # --- the reference in a process of its own -----------------------------------------------

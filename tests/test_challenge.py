@@ -154,7 +154,7 @@ def play_out(game: Game) -> Game:
 
 def test_what_the_difference_means() -> None:
     assert verdict(2).startswith("You beat the expert by 2 points")
-    assert verdict(1).startswith("You beat the expert by 1 point:")
+    assert verdict(1).startswith("You beat the expert by 1 point ")
     assert verdict(-1).startswith("The expert scored 1 point more than you")
     assert "tie" in verdict(0)
 

@@ -12,8 +12,11 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 from rich.markup import escape
 from textual import events, work
 from textual.app import App, ComposeResult, SystemCommand
+from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
+from textual.message import Message
 from textual.screen import ModalScreen, Screen
+from textual.worker import get_current_worker
 
 from ..driver import SUBSTITUTE, short_text
 from ..engine import SEAT_NAMES
@@ -23,12 +26,22 @@ from .screens.dialogs import MIN_HEIGHT, MIN_WIDTH, ConfirmQuit, TooSmall
 from .words import BOT_SEATS
 
 if TYPE_CHECKING:
+    from ..challenge import Progress, ReferenceNews, ReferenceProcess
     from ..driver import DriverEvent, GameDriver, Opener
     from ..engine import Game
     from ..store import Store
 
 
 T = TypeVar("T")
+
+
+class ReferenceNewsArrived(Message):
+    """The process working out a challenge's reference said something (from its thread)."""
+
+    def __init__(self, date: str, news: ReferenceNews) -> None:
+        super().__init__()
+        self.date = date
+        self.news = news
 
 
 def is_builtin(spec: str) -> bool:
@@ -69,7 +82,7 @@ def open_store() -> Store:
 
 class NilApp(App[int]):
     """Zero (Nil) in the terminal. ``start`` is the first screen: setup, play, resume, replay,
-    history or stats."""
+    history, stats or challenge (of ``challenge_date``)."""
 
     CSS_PATH = "app.tcss"
     TITLE = "Zero"
@@ -82,7 +95,7 @@ class NilApp(App[int]):
     def __init__(self, start: str = "setup", options: PlayOptions | None = None,
                  game: Game | None = None, title: str | None = None,
                  store: Store | None = None, overrides: dict[str, Any] | None = None,
-                 opener: Opener | None = None) -> None:
+                 opener: Opener | None = None, challenge_date: str | None = None) -> None:
         super().__init__()
         self.opener = opener  # how bots are opened (default: the isolation layer)
         self.start = start
@@ -99,6 +112,13 @@ class NilApp(App[int]):
         # frame, and the settings of the game are kept then.
         self._store_later = False
         self._settings_later: PlayOptions | None = None
+        self.challenge_date = challenge_date  # ``nil-tui challenge``: the date to open
+        # The daily challenge's reference (the expert in the player's seat), worked out in a
+        # process of its own: the date being worked out, its process, how far it got, and
+        # why it failed (if it did).
+        self._reference: ReferenceProcess | None = None
+        self.reference_progress: dict[str, Progress] = {}
+        self.reference_failed: dict[str, str] = {}
 
     def compose(self) -> ComposeResult:
         """The default screen stays empty: the first screen shown (the table for ``play``)
@@ -173,10 +193,11 @@ class NilApp(App[int]):
 
     def on_game_kept(self, message: GameKept) -> None:
         """Tell the game-over screen where the record went, once it could be written."""
+        from .screens.challenge import ChallengeScreen
         from .screens.gameover import GameOverScreen
 
         for screen in self.screen_stack:
-            if isinstance(screen, GameOverScreen):
+            if isinstance(screen, (GameOverScreen, ChallengeScreen)):
                 screen.kept(message.path)
 
     @staticmethod
@@ -198,9 +219,13 @@ class NilApp(App[int]):
         self._guarded("keep the settings", lambda: self.store.save_settings(settings), False)
 
     def load_options(self) -> PlayOptions:
+        """The player's settings (over the options in use, never a challenge's date: a
+        challenge is started as one, never by settings)."""
+        from dataclasses import replace
+
         settings: dict[str, Any] = {} if self._store_later else self._guarded(
             "read the settings", self.store.load_settings, {})
-        return options_from_dict(settings or {}, self.options)
+        return options_from_dict(settings or {}, replace(self.options, challenge=None))
 
     # --- start-up -------------------------------------------------------------------------
     def on_mount(self) -> None:
@@ -240,6 +265,8 @@ class NilApp(App[int]):
             self.open_history()
         elif self.start == "stats":
             self.open_stats()
+        elif self.start == "challenge" and self.challenge_date is not None:
+            self.start_challenge(self.challenge_date)
         else:
             self.open_setup()
         self._check_size()
@@ -316,6 +343,11 @@ class NilApp(App[int]):
             self._settings_later = options
         else:
             self.save_settings(options)
+        if options.challenge is not None:
+            from ..challenge import challenge_game
+
+            self._play(challenge_game(options.challenge))
+            return
         players = [{"name": "South", "kind": "human"}] + [
             {"name": SEAT_NAMES[seat], "kind": "bot", "bot": spec}
             for seat, spec in zip(BOT_SEATS, options.bots)]
@@ -354,8 +386,14 @@ class NilApp(App[int]):
 
         if self.driver is not None:
             self.driver.close()
+        self.options = self._options_of(game, self.options)
         self.driver = driver = GameDriver(game, save=self.save_game, opener=self.opener)
         self._apply_look(self.options)
+        if game.challenge is not None:
+            self.title = f"Daily challenge {game.challenge['date']}"
+            self.want_reference(game)
+        else:
+            self.title = self.TITLE
         plugins = [seat for seat, spec in enumerate(seat_specs(game))
                    if spec is not None and not is_builtin(spec)]
         if plugins:
@@ -430,7 +468,8 @@ class NilApp(App[int]):
             self.notify(escape(f"The saved game cannot be resumed: {reason}.{where}"),
                         severity="error", timeout=12)
             return False
-        self.options = options_from_dict(opts if isinstance(opts, dict) else {}, self.options)
+        self.options = self._options_of(game, options_from_dict(
+            opts if isinstance(opts, dict) else {}, self.options))
         if game.is_over:
             self.finish_game(game, self.options)
             return False
@@ -456,6 +495,214 @@ class NilApp(App[int]):
         from .screens.stats import StatsScreen
 
         self.push_screen(StatsScreen(self.store))
+
+    # --- the daily challenge ----------------------------------------------------------------
+    @staticmethod
+    def _options_of(game: Game, options: PlayOptions) -> PlayOptions:
+        """The options a game is played with: a challenge is one whatever the options said
+        (its record carries it), with its own deals, bots and seed and no meter; any other
+        game is none."""
+        from dataclasses import replace
+
+        if game.challenge is None:
+            return replace(options, challenge=None) if options.challenge else options
+        from ..challenge import CHALLENGE_BOTS
+
+        return replace(options, challenge=str(game.challenge["date"]),
+                       deals=game.deals_planned, seed=game.seed, bots=CHALLENGE_BOTS,
+                       meter=False, from_setup=False)
+
+    def start_challenge(self, date: str, look: PlayOptions | None = None) -> None:
+        """The challenge of ``date``: its result when it is finished, where it stopped when
+        it is under way (saved, or set aside in history), else a new one (a saved game of
+        another kind is never replaced silently: see :meth:`start_game`). ``look``: the
+        options whose look (speed, suits, colours, theme) the table takes; default the
+        player's settings."""
+        from dataclasses import replace
+
+        from ..challenge import CHALLENGE_BOTS, CHALLENGE_DEALS, challenge_seed
+
+        found = self._guarded("look for the challenge",
+                              lambda: self.store.find_challenge(date), None)
+        if found is not None and self._open_found_challenge(date, found):
+            return
+        base = look if look is not None else self.load_options()
+        self.start_game(replace(base, challenge=date, deals=CHALLENGE_DEALS,
+                                bots=CHALLENGE_BOTS, seed=challenge_seed(date), meter=False,
+                                from_setup=False))
+
+    def _open_found_challenge(self, date: str, found: dict[str, Any]) -> bool:
+        """Continue or show a challenge the store knows; False when it cannot be opened
+        (a new one is then dealt: the same cards)."""
+        from ..engine import Game, RecordError
+
+        where, game_id = found.get("where"), found.get("id")
+        if where == "current":
+            saved = self._guarded("read the saved game", self.store.load_current, None)
+            if saved is None:
+                return False
+            try:
+                game = Game.from_record(saved[0])
+            except (RecordError, ValueError, TypeError, KeyError):
+                return self.resume_saved()  # it says why and sets the record aside
+            if game.is_over:  # finished but not yet moved to history
+                self.options = self._options_of(game, self.options)
+                path = self.finish_game(game, self.options)
+                self.show_challenge(game, path)
+                return True
+            return self.resume_saved()
+        if not isinstance(game_id, int):
+            # Finished here and still waiting to be written: the game is the one just played.
+            just = self._unkept[0] if self._unkept is not None else (
+                self.driver.game if self.driver is not None else None)
+            if (just is not None and just.is_over and just.challenge is not None
+                    and just.challenge["date"] == date):
+                self.show_challenge(just, None, played=False)
+                return True
+            return False
+        if not found.get("finished"):
+            self.resume_from_history(game_id)
+            return True
+        record = self._guarded("read the challenge", lambda: self.store.load_record(game_id),
+                               None)
+        finished: Game | None = None
+        try:
+            finished = Game.from_record(record) if record is not None else None
+        except (RecordError, ValueError, TypeError, KeyError) as exc:
+            self.notify(escape(f"The challenge of {date} cannot be read: {exc}"),
+                        severity="error", timeout=10)
+        if finished is None or finished.challenge is None:
+            self._back_to_setup()
+            return True
+        self.show_challenge(finished, None, played=False)
+        return True
+
+    def show_challenge(self, game: Game, path: Path | None, *, played: bool = True) -> None:
+        """The comparison of a finished challenge with the expert's play from the player's
+        seat (worked out now if it is not known yet)."""
+        self._replace_stack(self.challenge_screen(game, path, played=played))
+
+    def challenge_screen(self, game: Game, path: Path | None, problem: str | None = None, *,
+                         played: bool = True) -> Screen[Any]:
+        from .screens.challenge import ChallengeScreen
+
+        self.want_reference(game)
+        return ChallengeScreen(game, self.options, path, problem, played=played)
+
+    def switch_screen(self, screen: Screen[Any] | str) -> AwaitComplete:
+        """The table ends every game with the game-over screen; a challenge ends with its
+        comparison with the expert instead."""
+        from .screens.gameover import GameOverScreen
+
+        if isinstance(screen, GameOverScreen) and screen.game.challenge is not None:
+            screen = self.challenge_screen(screen.game, screen.path, screen.problem)
+        return super().switch_screen(screen)
+
+    def known_reference(self, game: Game) -> list[int] | None:
+        """The reference of a challenge game when it is known: in its record, or kept in the
+        store (then written into the game too)."""
+        from ..challenge import reference_key, valid_reference
+
+        if game.challenge is None:
+            return None
+        points = valid_reference(game.challenge.get("reference"), game.deals_planned)
+        if points is not None:
+            return points
+        date = str(game.challenge["date"])
+        cached = self._guarded("read the expert's result",
+                               lambda: self.store.computed(reference_key(date)), None)
+        points = valid_reference(cached, game.deals_planned)
+        if points is not None:
+            game.challenge["reference"] = list(points)
+        return points
+
+    def want_reference(self, game: Game) -> None:
+        """Make sure the reference of a challenge game is known or being worked out."""
+        if game.challenge is None:
+            return
+        date = str(game.challenge["date"])
+        in_record = game.challenge.get("reference") is not None
+        if self.known_reference(game) is not None:
+            # Kept from an earlier run but not yet with a finished game: history learns it.
+            self._reference_known(date, game.challenge["reference"],
+                                  compute=game.is_over and not in_record)
+            return
+        if self._reference is not None and self._reference.date == date:
+            return  # on its way
+        self._stop_reference()
+        from ..challenge import Progress, ReferenceProcess
+
+        self.reference_failed.pop(date, None)
+        try:
+            self._reference = ReferenceProcess(date)
+        except Exception as exc:  # noqa: BLE001 - the game goes on without the comparison
+            self.reference_failed[date] = short_text(exc)
+            return
+        self.reference_progress[date] = Progress(0, 0)
+        self._follow_reference(self._reference)
+
+    @work(thread=True, group="challenge-reference")
+    def _follow_reference(self, process: ReferenceProcess) -> None:
+        """Pass on what the reference's process says (in a thread: it waits on a pipe)."""
+        worker = get_current_worker()
+        for news in process.news(lambda: worker.is_cancelled):
+            self.post_message(ReferenceNewsArrived(process.date, news))
+
+    def on_reference_news_arrived(self, message: ReferenceNewsArrived) -> None:
+        from ..challenge import Failed, Finished
+
+        news, date = message.news, message.date
+        if isinstance(news, Finished):
+            self._stop_reference(date)
+            from ..challenge import reference_key
+
+            self._guarded("keep the expert's result",
+                          lambda: self.store.remember(reference_key(date),
+                                                      {"points": list(news.points)}), False)
+            self._reference_known(date, news.points, compute=True)
+        elif isinstance(news, Failed):
+            self._stop_reference(date)
+            self.reference_progress.pop(date, None)
+            self.reference_failed[date] = news.reason
+            self._tell_challenge_screens(date)
+        else:
+            self.reference_progress[date] = news
+            self._tell_challenge_screens(date)
+
+    def _reference_known(self, date: str, points: list[int], *, compute: bool) -> None:
+        """Write the reference wherever the challenge of ``date`` is: the game at the table
+        (saved with it), a finished game waiting to be kept, and (``compute``) history."""
+        self.reference_progress.pop(date, None)
+        driver = self.driver
+        game = driver.game if driver is not None else None
+        if (game is not None and game.challenge is not None
+                and game.challenge["date"] == date
+                and game.challenge.get("reference") != points):
+            game.challenge["reference"] = list(points)
+            if not game.is_over:
+                self.save_game(game)
+        if self._unkept is not None and self._unkept[0].challenge is not None and \
+                self._unkept[0].challenge["date"] == date:
+            self._unkept[0].challenge["reference"] = list(points)
+        if compute:
+            self._guarded("keep the expert's result with the challenge",
+                          lambda: self.store.set_challenge_reference(date, list(points)), False)
+        self._tell_challenge_screens(date, points)
+
+    def _tell_challenge_screens(self, date: str, points: list[int] | None = None) -> None:
+        from .screens.challenge import ChallengeScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, ChallengeScreen) and screen.date == date:
+                screen.reference_news(points)
+
+    def _stop_reference(self, date: str | None = None) -> None:
+        """Stop the reference's process (only the one of ``date``, when given)."""
+        process = self._reference
+        if process is None or (date is not None and process.date != date):
+            return
+        self._reference = None
+        process.stop()
 
     # --- global keys ----------------------------------------------------------------------
     def action_rules(self) -> None:
@@ -521,6 +768,10 @@ class NilApp(App[int]):
         driver = getattr(self, "driver", None)
         if driver is not None:  # stop the bots (plugin processes) without waiting for them
             close_in_background(driver.close)
+        process = getattr(self, "_reference", None)
+        if process is not None:
+            self._reference = None
+            close_in_background(process.stop)
         store = self._store
         if store is not None:
             with contextlib.suppress(Exception):

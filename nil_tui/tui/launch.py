@@ -76,5 +76,8 @@ def stats() -> int:
 
 
 def challenge(date: str | None) -> int:
-    """``nil-tui challenge``: the daily challenge of ``date`` (default: today)."""
-    raise NotImplementedError  # filled in with the challenge
+    """``nil-tui challenge``: the daily challenge of ``date`` (default: today, where the
+    player is): its result when finished, where it stopped when under way, else a new one."""
+    from ..challenge import today
+
+    return _run("challenge", "nil-tui challenge", challenge_date=date or today())

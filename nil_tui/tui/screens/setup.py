@@ -105,10 +105,13 @@ class SetupScreen(NilScreen):
     SetupScreen #descriptions { padding: 0 1; }
     SetupScreen .setup-checks { padding: 0 1; }
     SetupScreen .setup-checks Checkbox { width: auto; margin-right: 3; }
+    SetupScreen .setup-buttons Button { min-width: 0; }
+    SetupScreen #start { min-width: 12; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f2", "same_for_all", "Same for all"),
         Binding("ctrl+s", "start", "Start"),
+        Binding("c", "challenge", "Challenge", show=False),  # the button says (c)
         Binding("h", "history", "History"),
         Binding("i", "stats", "Statistics"),
         Binding("question_mark,f1", "app.rules", "Rules"),
@@ -171,6 +174,10 @@ class SetupScreen(NilScreen):
             yield Static(id="setup-error").set_styles("display: none;")
             with Horizontal(classes="setup-row setup-buttons"):
                 yield Button("Start", id="start", variant="primary")
+                yield Button("Challenge (c)", id="challenge", variant="warning",
+                             tooltip="The daily challenge: today's deals, the same for "
+                             "everyone, against three experts; then compared deal by deal "
+                             "with the expert in your seat. No hints, undo or meter.")
                 yield Button("History (h)", id="history")
                 yield Button("Statistics (i)", id="stats")
                 yield Button("Rules (?)", id="rules")
@@ -276,10 +283,28 @@ class SetupScreen(NilScreen):
                        else "brief",
                        theme=self.app.theme, from_setup=True)
 
+    def read_look(self) -> PlayOptions:
+        """The settings on screen that a daily challenge keeps (its deals, bots and seed are
+        its own): speed, suits, colours, forced cards, the pause after a trick, the theme."""
+        return replace(self.options, speed=str(self.query_one("#speed", Select).value),
+                       ascii=self.query_one("#ascii", Checkbox).value,
+                       four_color=self.query_one("#four", Checkbox).value,
+                       auto_play=self.query_one("#auto-play", Checkbox).value,
+                       trick_pause="key" if self.query_one("#trick-key", Checkbox).value
+                       else "brief",
+                       theme=self.app.theme)
+
     def action_start(self) -> None:
         options = self.read_options()
         if options is not None:
             self.nil_app.start_game(options)
+
+    def action_challenge(self) -> None:
+        """Today's daily challenge, in the look chosen on screen (its deals, bots and seed
+        are the challenge's own)."""
+        from ...challenge import today
+
+        self.nil_app.start_challenge(today(), look=self.read_look())
 
     def action_history(self) -> None:
         self.nil_app.open_history()
@@ -299,6 +324,10 @@ class SetupScreen(NilScreen):
     def _resume_pressed(self) -> None:
         if not self.nil_app.resume_saved():
             self.nil_app.open_setup()  # it could not be resumed: setup without it
+
+    @on(Button.Pressed, "#challenge")
+    def _challenge_pressed(self) -> None:
+        self.action_challenge()
 
     @on(Button.Pressed, "#history")
     def _history_pressed(self) -> None:

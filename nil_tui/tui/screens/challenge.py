@@ -1,0 +1,173 @@
+"""The daily challenge's result: deal by deal, the player's points against the expert's on the
+same cards from the same seat, and what the difference means."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar
+
+from rich import box
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.widgets import Footer, ProgressBar, Static
+
+from ...challenge import compare, totals, verdict
+from ...engine import Game
+from ...options import PlayOptions
+from .base import NilScreen
+from .summary import standings_text
+
+
+def signed(n: int) -> str:
+    return f"{n:+d}" if n else "0"
+
+
+def comparison_table(game: Game, reference: list[int] | None, ascii: bool = False) -> Table:
+    """Deal, your points, the expert's from your seat, the difference; totals below."""
+    rows = compare(game, reference)
+    waiting = "..." if ascii else "…"
+    table = Table(box=box.ASCII if ascii else box.SIMPLE_HEAD, show_footer=True,
+                  show_edge=False, header_style="bold", footer_style="bold", pad_edge=False,
+                  padding=(0, 2))
+    yours, expert, diff = totals(rows)
+    table.add_column("Deal", justify="right", footer="Total")
+    table.add_column("You", justify="right", footer=str(yours))
+    table.add_column("Expert", justify="right", footer=waiting if expert is None
+                     else str(expert))
+    table.add_column("Difference", justify="right",
+                     footer=waiting if diff is None else Text(signed(diff), style=_tone(diff)))
+    for row in rows:
+        d = row.difference
+        table.add_row(str(row.deal), "-" if row.yours is None else str(row.yours),
+                      waiting if row.expert is None else str(row.expert),
+                      waiting if d is None else Text(signed(d), style=_tone(d)))
+    return table
+
+
+def _tone(diff: int) -> str:
+    return "bold green" if diff > 0 else "bold red" if diff < 0 else ""
+
+
+class ChallengeScreen(NilScreen):
+    """A finished challenge against the expert's play of the same deals from the player's
+    seat. While the expert's game is still being worked out, how far it got; the table fills
+    in when it arrives. Enter or Esc leaves (to setup; or ends the app when the result was all
+    it was opened for), q quits."""
+
+    DEFAULT_CSS = """
+    ChallengeScreen #challenge { padding: 0 2; }
+    ChallengeScreen #challenge > Static { margin-bottom: 1; }
+    ChallengeScreen #challenge > #challenge-status { margin-bottom: 0; }
+    ChallengeScreen #challenge-bar { width: 50; margin-bottom: 1; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,escape", "leave", "Back"),
+        Binding("q", "app.quit", "Quit"),
+        Binding("question_mark,f1", "app.rules", "Rules"),
+    ]
+
+    def __init__(self, game: Game, options: PlayOptions, path: Path | None,
+                 problem: str | None = None, *, played: bool = True) -> None:
+        super().__init__()
+        if game.challenge is None:
+            raise ValueError("this game is not a daily challenge")
+        self.game = game
+        self.date = str(game.challenge["date"])
+        self.options = options
+        self.path = path
+        self.problem = problem
+        self.played = played  # just played (else opened to show the result again)
+
+    @property
+    def reference(self) -> list[int] | None:
+        ref = self.game.challenge.get("reference") if self.game.challenge else None
+        return list(ref) if isinstance(ref, list) else None
+
+    def compose(self) -> ComposeResult:
+        ascii = self.options.ascii
+        with VerticalScroll(id="challenge"):
+            yield Static(self._head(), id="challenge-head")
+            yield Static(comparison_table(self.game, self.reference, ascii),
+                         id="challenge-table")
+            yield Static(id="challenge-status")
+            yield ProgressBar(total=None, show_eta=False, id="challenge-bar")
+            yield Static(standings_text(self.game, final=True), id="challenge-standings")
+            yield Static(self._where(), id="challenge-path")
+            leave = "Enter or Esc: back to setup" if self._to_setup() else "Enter or Esc: close"
+            yield Static(Text(f"{leave}   q: quit", style="dim"))
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.reference_news(self.reference)
+
+    def _head(self) -> Text:
+        text = Text(f"Daily challenge {self.date}: you against the expert in your seat",
+                    style="bold")
+        text.append("\nDifference: your points minus the expert's. Points are good: + is "
+                    "better.", style="dim")
+        return text
+
+    def _where(self) -> Text:
+        if self.path is not None:
+            return Text.assemble(("Record saved: ", "dim"), (str(self.path), "dim"))
+        if not self.played:
+            return Text("")
+        why = self.problem or "the data folder could not be written"
+        return Text.assemble(("This challenge is not saved yet: ", "bold yellow"), why,
+                             (" nil-tui keeps trying while it runs.", "dim"))
+
+    def kept(self, path: Path) -> None:
+        """The record could be written after all: say where."""
+        self.path = path
+        self.query_one("#challenge-path", Static).update(self._where())
+
+    def reference_news(self, points: list[int] | None = None) -> None:
+        """The app heard from the expert's game: how far it got, or its points (then the
+        table is filled in)."""
+        if points is not None and self.game.challenge is not None:
+            self.game.challenge["reference"] = list(points)
+        reference = self.reference
+        status = self.query_one("#challenge-status", Static)
+        bar = self.query_one("#challenge-bar", ProgressBar)
+        if reference is not None:
+            self.query_one("#challenge-table", Static).update(
+                comparison_table(self.game, reference, self.options.ascii))
+            _, _, diff = totals(compare(self.game, reference))
+            status.update(Text(verdict(diff) if diff is not None else "", style="bold"))
+            self._show_bar(False)
+            return
+        failed = self.nil_app.reference_failed.get(self.date)
+        if failed is not None:
+            status.update(Text.assemble(
+                ("The expert's game could not be played: ", "bold yellow"), failed,
+                ". It is tried again whenever this challenge is opened "
+                f"(nil-tui challenge --date {self.date})."))
+            self._show_bar(False)
+            return
+        progress = self.nil_app.reference_progress.get(self.date)
+        if progress is None or progress.total <= 0:
+            status.update("The expert is about to play your seat on the same deals.")
+            bar.update(total=None)
+        else:
+            status.update(f"The expert is playing your seat: deal {progress.deal} of "
+                          f"{progress.deals}.")
+            bar.update(total=progress.total, progress=progress.done)
+        self._show_bar(True)
+
+    def _show_bar(self, show: bool) -> None:
+        """The progress bar under the status line, or a blank line there."""
+        self.query_one("#challenge-bar", ProgressBar).display = show
+        self.query_one("#challenge-status", Static).styles.margin = (0, 0, 0 if show else 1, 0)
+
+    def _to_setup(self) -> bool:
+        """Where Enter goes: setup, unless the result was all the app was opened for."""
+        return self.played or self.nil_app.start != "challenge"
+
+    def action_leave(self) -> None:
+        if self._to_setup():
+            self.nil_app.open_setup()
+        else:
+            self.app.exit(0)
