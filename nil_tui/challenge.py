@@ -16,6 +16,7 @@ import datetime
 import hashlib
 import multiprocessing
 import os
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -238,6 +239,13 @@ def _child(date: str, target: str, results: Connection, lifeline: Connection) ->
         os._exit(0)
 
     threading.Thread(target=watch, daemon=True).start()
+    try:  # nothing it writes may reach the player's terminal (the app draws there)
+        quiet = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(quiet, 1)
+        os.dup2(quiet, 2)
+        os.close(quiet)
+    except OSError:
+        pass
     try:
         os.nice(10)  # the player's table comes first
     except (AttributeError, OSError):
@@ -257,6 +265,22 @@ def _child(date: str, target: str, results: Connection, lifeline: Connection) ->
         results.close()
 
 
+def _start_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker (every spawned process needs it) with its
+    output going nowhere. Python starts it with ``sys.stderr``, which a full-screen app has
+    replaced by an object without a file (it then fails: "bad value(s) in fds_to_keep"); and
+    nothing it says may reach the terminal the app draws on."""
+    from multiprocessing import resource_tracker
+
+    saved = sys.stderr
+    try:
+        with open(os.devnull, "w") as quiet:
+            sys.stderr = quiet
+            resource_tracker.ensure_running()
+    finally:
+        sys.stderr = saved
+
+
 class ReferenceProcess:
     """The reference of one date, worked out in a process of its own (started with "spawn":
     the app has threads, so never forked). ``news()`` yields what the process says, ending
@@ -265,6 +289,7 @@ class ReferenceProcess:
 
     def __init__(self, date: str) -> None:
         self.date = check_date(date)
+        _start_resource_tracker()
         context = multiprocessing.get_context("spawn")
         self._results, child_results = context.Pipe(duplex=False)
         child_lifeline, self._lifeline = context.Pipe(duplex=False)

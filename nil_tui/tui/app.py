@@ -225,7 +225,13 @@ class NilApp(App[int]):
 
         settings: dict[str, Any] = {} if self._store_later else self._guarded(
             "read the settings", self.store.load_settings, {})
-        return options_from_dict(settings or {}, replace(self.options, challenge=None))
+        base = self.options
+        if base.challenge is not None:  # its deals, bots and seed are its own; its look is not
+            base = replace(PlayOptions(), speed=base.speed, ascii=base.ascii,
+                           four_color=base.four_color, theme=base.theme,
+                           auto_play=base.auto_play, trick_pause=base.trick_pause,
+                           extra=base.extra)
+        return options_from_dict(settings or {}, base)
 
     # --- start-up -------------------------------------------------------------------------
     def on_mount(self) -> None:

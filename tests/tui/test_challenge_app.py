@@ -15,6 +15,7 @@ from tui_helpers import blocking_opener
 
 from nil_tui import challenge
 from nil_tui.challenge import Failed, Finished, Progress, challenge_game, reference_key
+from nil_tui.challenge import ReferenceProcess as RealReference
 from nil_tui.engine import Game
 from nil_tui.options import PlayOptions
 from nil_tui.store import Store
@@ -238,7 +239,11 @@ async def test_after_a_challenge_setup_starts_an_ordinary_game(nil_home: Any) ->
         app.open_setup()
         await until(pilot, lambda: isinstance(app.screen, SetupScreen), "setup")
         await pilot.pause()
-        assert app.screen.options.challenge is None  # type: ignore[attr-defined]
+        options = app.screen.options  # type: ignore[attr-defined]
+        assert options.challenge is None
+        # the challenge's deals, bots and seed stay with it; its look is the player's
+        assert (options.deals, options.bots, options.seed) == (8, ("normal",) * 3, None)
+        assert options.speed == "instant"
 
 
 # --- the end ----------------------------------------------------------------------------------
@@ -348,3 +353,17 @@ async def test_a_finished_challenge_without_its_reference_gets_it(nil_home: Any)
         rows = store.history()
     mine = sum(d.points[0] for d in done.deals)
     assert [r["challenge_diff"] for r in rows] == [mine - sum(REFERENCE)]
+
+
+async def test_the_expert_process_starts_inside_the_app() -> None:
+    """The app replaces sys.stderr with an object without a file; the process (and the
+    resource tracker every spawned process needs) starts all the same."""
+    app = NilApp("setup")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        process = RealReference(DATE)
+        try:
+            assert next(iter(process.news())) == Progress(0, 52)
+        finally:
+            process.stop()
+        assert not process.alive

@@ -18,6 +18,7 @@ from ...challenge import compare, totals, verdict
 from ...engine import Game
 from ...options import PlayOptions
 from .base import NilScreen
+from .gameover import headline
 from .summary import standings_text
 
 
@@ -61,6 +62,7 @@ class ChallengeScreen(NilScreen):
     ChallengeScreen #challenge { padding: 0 2; }
     ChallengeScreen #challenge > Static { margin-bottom: 1; }
     ChallengeScreen #challenge > #challenge-status { margin-bottom: 0; }
+    ChallengeScreen #challenge > #challenge-path { margin-bottom: 0; }
     ChallengeScreen #challenge-bar { width: 50; margin-bottom: 1; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -94,7 +96,7 @@ class ChallengeScreen(NilScreen):
                          id="challenge-table")
             yield Static(id="challenge-status")
             yield ProgressBar(total=None, show_eta=False, id="challenge-bar")
-            yield Static(standings_text(self.game, final=True), id="challenge-standings")
+            yield Static(self._standings(), id="challenge-standings")
             yield Static(self._where(), id="challenge-path")
             leave = "Enter or Esc: back to setup" if self._to_setup() else "Enter or Esc: close"
             yield Static(Text(f"{leave}   q: quit", style="dim"))
@@ -108,6 +110,13 @@ class ChallengeScreen(NilScreen):
                     style="bold")
         text.append("\nDifference: your points minus the expert's. Points are good: + is "
                     "better.", style="dim")
+        return text
+
+    def _standings(self) -> Text:
+        """The game against the three experts: who crawls under the table, the totals."""
+        text = headline(self.game.losers)
+        text.append("\n")
+        text.append_text(standings_text(self.game, final=True))
         return text
 
     def _where(self) -> Text:
