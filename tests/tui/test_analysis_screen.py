@@ -304,3 +304,39 @@ async def test_the_real_analysis_of_a_short_deal_through_the_screen(store: Store
         result = screen.results[1]
         assert screen.query_one(DataTable).row_count == len(result.decisions) == 4
         assert store.computed(analysis.cache_key(game, 1, 0)) == result.to_json()
+
+
+async def test_game_over_opens_the_analysis_of_the_last_deal(
+        fake: FakeAnalyse, store: Store) -> None:
+    from nil_tui.options import PlayOptions
+    from nil_tui.tui.screens.gameover import GameOverScreen
+
+    fake.gate.set()
+    game = played_game(deals=3)
+    app = Host(lambda: GameOverScreen(game, PlayOptions(), Path("game.json")), store)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("a")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, AnalysisScreen) and screen.deals == [3]
+        await app.workers.wait_for_complete()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, GameOverScreen)
+
+
+def test_no_analysis_on_the_summary_while_a_daily_challenge_is_under_way() -> None:
+    from nil_tui.tui.screens.summary import SummaryScreen
+
+    game = played_game(deals=3)
+    game.deals.pop()  # the game as it stood after deal 2 of 3
+    game.challenge = {"date": "2026-11-30", "reference": None}
+    assert not game.is_over
+    assert SummaryScreen(game, between_deals=True).analysis_waits
+    assert SummaryScreen(game, between_deals=True).check_action("analyse", ()) is False
+    game.challenge = None
+    assert not SummaryScreen(game, between_deals=True).analysis_waits
+    over = played_game(deals=3)
+    over.challenge = {"date": "2026-11-30", "reference": None}
+    assert not SummaryScreen(over, between_deals=True).analysis_waits  # the challenge is over

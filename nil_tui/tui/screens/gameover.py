@@ -159,6 +159,7 @@ class GameOverScreen(NilScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "again", "New game"),
         Binding("g", "chart", "Totals chart"),
+        Binding("a", "analyse", "Analysis"),
         Binding("q", "app.quit", "Quit"),
         Binding("question_mark,f1", "app.rules", "Rules"),
     ]
@@ -196,7 +197,8 @@ class GameOverScreen(NilScreen):
             swap = "   g: the table again"
         else:
             swap = "   g: the totals deal by deal"
-        return Text(f"Enter: a new game with the same settings{swap}   q: quit", style="dim")
+        return Text(f"Enter: a new game with the same settings{swap}   a: analysis of the "
+                    "last deal   q: quit", style="dim")
 
     def on_resize(self, event: events.Resize) -> None:
         self._lay_out(event.size.width)
@@ -223,6 +225,13 @@ class GameOverScreen(NilScreen):
         """Swap the table's picture and the running totals."""
         self.toggle_class("-chart")
         self.query_one("#gameover-keys", Static).update(self._keys())
+
+    def action_analyse(self) -> None:
+        """The analysis of your plays in the last deal (the earlier ones are on each deal's
+        summary, and all of them in history)."""
+        from .analysis import analysis_of
+
+        self.app.push_screen(analysis_of(self.game, len(self.game.deals), self.options.ascii))
 
     def _where(self) -> Text:
         """Where the record went, or the plain truth that it did not."""

@@ -142,7 +142,9 @@ class SummaryScreen(NilScreen):
                     yield trick
             yield Static(standings_text(game, final=False), id="summary-standings")
             hint = ("Enter: next deal   d: the hands as dealt   t: the last trick with all hands"
-                    "\na: the analysis of your plays in this deal"
+                    + ("\nThe analysis of your plays opens once the challenge is over (in "
+                       "history)." if self.analysis_waits else
+                       "\na: the analysis of your plays in this deal")
                     if self.between_deals else "Enter or Esc: back to the table")
             yield Static(Text(hint, style="dim"), id="summary-hint")
         yield Footer(compact=True)
@@ -150,9 +152,17 @@ class SummaryScreen(NilScreen):
     def action_close(self) -> None:
         self.dismiss(None)
 
+    @property
+    def analysis_waits(self) -> bool:
+        """A daily challenge under way: no analysis until it is over (the expert's view of
+        your cards is help, and the challenge is played without help)."""
+        return self.game.challenge is not None and not self.game.is_over
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("review", "analyse") and (not self.between_deals
                                                 or self.finished_deal is None):
+            return False
+        if action == "analyse" and self.analysis_waits:
             return False
         return super().check_action(action, parameters)
 
