@@ -223,3 +223,38 @@ def test_the_process_ends_when_its_parent_lets_go() -> None:
         assert not process.alive
     finally:
         process.stop()
+
+
+@pytest.mark.parametrize(("date", "message"), [
+    ("2026-13-01", "no such date"), ("30/11/2026", "YYYY-MM-DD"), ("1999-12-31", "from 2000")])
+def test_the_command_line_refuses_a_bad_date(date: str, message: str,
+                                             monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    from nil_tui import cli
+    from nil_tui.tui import launch
+
+    def started(*args: object) -> int:
+        raise AssertionError("a bad date started the app")
+
+    monkeypatch.setattr(launch, "challenge", started)
+    assert cli.main(["challenge", "--date", date]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "Traceback" not in err
+    (line,) = err.strip().splitlines()
+    assert line.startswith("nil-tui") and message in line, line
+
+
+def test_the_command_line_passes_the_date_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    from nil_tui import cli
+    from nil_tui.tui import launch
+
+    asked: list[str | None] = []
+
+    def challenge(date: str | None) -> int:
+        asked.append(date)
+        return 0
+
+    monkeypatch.setattr(launch, "challenge", challenge)
+    assert cli.main(["challenge", "--date", "2026-12-01"]) == 0
+    assert cli.main(["challenge"]) == 0
+    assert asked == ["2026-12-01", None]  # None: today, where the player is
