@@ -103,6 +103,7 @@ class ChallengeScreen(NilScreen):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.query_one("#challenge-path").display = bool(self._where())
         self.reference_news(self.reference)
 
     def _head(self) -> Text:
@@ -131,7 +132,9 @@ class ChallengeScreen(NilScreen):
     def kept(self, path: Path) -> None:
         """The record could be written after all: say where."""
         self.path = path
-        self.query_one("#challenge-path", Static).update(self._where())
+        where = self.query_one("#challenge-path", Static)
+        where.update(self._where())
+        where.display = True
 
     def reference_news(self, points: list[int] | None = None) -> None:
         """The app heard from the expert's game: how far it got, or its points (then the
