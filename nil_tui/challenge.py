@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 CHALLENGE_DEALS = 4
 CHALLENGE_BOTS = ("expert", "expert", "expert")
 REFERENCE_LEVEL = "expert"  # who plays the player's seat in the reference game
-REFERENCE_VERSION = 1  # bump when the bots or the reference game change what they compute
+REFERENCE_VERSION = 1  # bump when the reference game changes (the release is in the key too)
 TRICKS = 13  # tricks in a full deal: progress counts tricks, a deal that ends early skips on
 
 _SEED_TEXT = "nil-tui daily duplicate challenge"
@@ -64,8 +64,12 @@ def challenge_seed(date: str) -> int:
 
 
 def reference_key(date: str) -> str:
-    """Where the store keeps the reference of a date (see ``Store.remember``)."""
-    return f"challenge-reference:v{REFERENCE_VERSION}:{check_date(date)}"
+    """Where the store keeps the reference of a date (see ``Store.remember``). It names the
+    release too: the bots of another release may play the same deals differently, and the
+    reference must be what the player's opponents would have done in the player's seat."""
+    from . import __version__
+
+    return f"challenge-reference:v{REFERENCE_VERSION}:{__version__}:{check_date(date)}"
 
 
 def challenge_players(first: dict[str, Any]) -> list[dict[str, Any]]:

@@ -258,3 +258,11 @@ def test_the_command_line_passes_the_date_on(monkeypatch: pytest.MonkeyPatch) ->
     assert cli.main(["challenge", "--date", "2026-12-01"]) == 0
     assert cli.main(["challenge"]) == 0
     assert asked == ["2026-12-01", None]  # None: today, where the player is
+
+
+def test_the_reference_is_kept_per_date_and_release() -> None:
+    from nil_tui import __version__
+    from nil_tui.challenge import reference_key
+
+    assert reference_key(DATE) == f"challenge-reference:v1:{__version__}:{DATE}"
+    assert reference_key("2026-12-01") != reference_key(DATE)

@@ -703,12 +703,15 @@ class NilApp(App[int]):
                 screen.reference_news(points)
 
     def _stop_reference(self, date: str | None = None) -> None:
-        """Stop the reference's process (only the one of ``date``, when given)."""
+        """Stop the reference's process (only the one of ``date``, when given), without
+        waiting for it to end."""
+        from .lifecycle import close_in_background
+
         process = self._reference
         if process is None or (date is not None and process.date != date):
             return
         self._reference = None
-        process.stop()
+        close_in_background(process.stop)
 
     # --- global keys ----------------------------------------------------------------------
     def action_rules(self) -> None:
