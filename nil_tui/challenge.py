@@ -16,13 +16,13 @@ import datetime
 import hashlib
 import multiprocessing
 import os
-import sys
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .engine import SEAT_NAMES, Game, Phase
+from .processes import start_resource_tracker
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
@@ -269,22 +269,6 @@ def _child(date: str, target: str, results: Connection, lifeline: Connection) ->
         results.close()
 
 
-def _start_resource_tracker() -> None:
-    """Start multiprocessing's resource tracker (every spawned process needs it) with its
-    output going nowhere. Python starts it with ``sys.stderr``, which a full-screen app has
-    replaced by an object without a file (it then fails: "bad value(s) in fds_to_keep"); and
-    nothing it says may reach the terminal the app draws on."""
-    from multiprocessing import resource_tracker
-
-    saved = sys.stderr
-    try:
-        with open(os.devnull, "w") as quiet:
-            sys.stderr = quiet
-            resource_tracker.ensure_running()
-    finally:
-        sys.stderr = saved
-
-
 class ReferenceProcess:
     """The reference of one date, worked out in a process of its own (started with "spawn":
     the app has threads, so never forked). ``news()`` yields what the process says, ending
@@ -293,7 +277,7 @@ class ReferenceProcess:
 
     def __init__(self, date: str) -> None:
         self.date = check_date(date)
-        _start_resource_tracker()
+        start_resource_tracker()
         context = multiprocessing.get_context("spawn")
         self._results, child_results = context.Pipe(duplex=False)
         child_lifeline, self._lifeline = context.Pipe(duplex=False)

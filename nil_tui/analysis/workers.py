@@ -24,6 +24,7 @@ from multiprocessing.process import BaseProcess
 from typing import Any, cast
 
 from ..engine import PlayerView
+from ..processes import start_resource_tracker
 from .estimate import Budget, DecisionFigures, evaluate
 
 # (the view of the seat to move, the index of the card it played, the budget)
@@ -78,6 +79,7 @@ class _Pool:
     """A few worker processes, each fed one task at a time through its own pipe."""
 
     def __init__(self, size: int) -> None:
+        start_resource_tracker()  # inside the app, stderr has no file to hand it
         ctx = multiprocessing.get_context("spawn")
         self._workers: list[tuple[BaseProcess, Connection]] = []
         try:

@@ -53,25 +53,6 @@ def finished_deals(game: Game) -> list[int]:
     return [n for n, deal in enumerate(game.deals, 1) if deal.is_over and deal.tricks]
 
 
-def start_process_tracker() -> None:
-    """Worker processes need multiprocessing's resource tracker, which is handed stderr's
-    file descriptor; while the app runs, ``sys.stderr`` is the app's capture, which has none
-    (the process would not start). So the tracker is started here, with the real stderr
-    (once: later calls return at once). It ends when the app does (its pipe closes)."""
-    import sys
-    from multiprocessing import resource_tracker
-
-    saved = sys.stderr
-    try:
-        if sys.__stderr__ is not None:
-            sys.stderr = sys.__stderr__
-        resource_tracker.ensure_running()
-    except Exception:  # noqa: BLE001 - the analysis then says what went wrong
-        return
-    finally:
-        sys.stderr = saved
-
-
 class AnalysisProgress(Message):
     """``done`` of ``total`` decisions of ``deal`` analysed (0 of 0: the deal starts)."""
 
@@ -157,7 +138,6 @@ class AnalysisScreen(NilScreen):
         missing = [d for d in self.deals if not self._from_store(d)]
         self.query_one("#analysis-progress").display = bool(missing)
         if missing:
-            start_process_tracker()
             self.analyse(missing)
         self.show()
 
