@@ -175,9 +175,10 @@ class NilApp(App[int]):
             return
         ok = self._guarded("save the game", self.store.retry_pending, False)
         self._after_write(ok)
-        unkept, self._unkept = self._unkept, None
-        if ok and unkept is not None:
-            path = self.finish_game(*unkept)
+        if ok and self._unkept is not None:
+            # (taken only once the store can be written: a failed try keeps it waiting)
+            unkept, self._unkept = self._unkept, None
+            path = self.finish_game(*unkept)  # waits again if it still cannot be kept
             if path is not None:
                 self.post_message(GameKept(path))
 
