@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 from rich.markup import escape
 from textual import events, work
 from textual.app import App, ComposeResult, SystemCommand
-from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
@@ -596,14 +595,15 @@ class NilApp(App[int]):
         self.want_reference(game)
         return ChallengeScreen(game, self.options, path, problem, played=played)
 
-    def switch_screen(self, screen: Screen[Any] | str) -> AwaitComplete:
-        """The table ends every game with the game-over screen; a challenge ends with its
-        comparison with the expert instead."""
+    def game_over_screen(self, game: Game, options: PlayOptions, path: Path | None,
+                         problem: str | None) -> Screen[Any]:
+        """What follows a game's last card: the game-over screen, or for a daily challenge
+        its comparison with the expert."""
+        if game.challenge is not None:
+            return self.challenge_screen(game, path, problem)
         from .screens.gameover import GameOverScreen
 
-        if isinstance(screen, GameOverScreen) and screen.game.challenge is not None:
-            screen = self.challenge_screen(screen.game, screen.path, screen.problem)
-        return super().switch_screen(screen)
+        return GameOverScreen(game, options, path, problem)
 
     def known_reference(self, game: Game) -> list[int] | None:
         """The reference of a challenge game when it is known: in its record, or kept in the

@@ -189,6 +189,7 @@ class TableScreen(NilScreen):
         for note in self._notes:
             self._log_event(note)
         if self.challenge is not None:
+            self.query_one(Scoreboard).border_subtitle = f"Challenge {self.challenge}"
             self.log_line(Text(f"The daily challenge of {self.challenge}: hints, undo and the "
                                "meter are off.", style="dim"))
         if self._meter_on:
@@ -631,14 +632,12 @@ class TableScreen(NilScreen):
         self.advance()
 
     def _game_over(self) -> None:
-        from .gameover import GameOverScreen
-
         if self._over:
             return
         self._over = True
-        path = self.nil_app.finish_game(self.game, self.options)
-        self.app.switch_screen(GameOverScreen(self.game, self.options, path,
-                                              self.nil_app.save_problem))
+        app = self.nil_app
+        path = app.finish_game(self.game, self.options)
+        app.switch_screen(app.game_over_screen(self.game, self.options, path, app.save_problem))
 
     # --- keys up --------------------------------------------------------------------------
     def on_key(self, event: events.Key) -> None:
