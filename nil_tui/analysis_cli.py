@@ -296,7 +296,7 @@ def _row(d: Decision, ascii: bool, pm: str) -> str:
     played = d.played.pretty(ascii)
     if d.forced:
         best = "-"
-        cost = "only card" if len(d.legal) <= 1 else "all the same"
+        cost = d.no_choice or ""
         cards = ""
     else:
         best = d.best.pretty(ascii)

@@ -383,3 +383,18 @@ def test_clean_chance_is_deterministic_and_between_zero_and_one() -> None:
     assert 0.0 <= first <= 1.0
     with pytest.raises(ValueError):
         clean_chance(view, layouts=0)
+
+
+def test_a_decision_without_choice_says_why() -> None:
+    c = Card.parse
+    one = Decision(deal=1, trick=13, seat=0, played=c("6H"), best=c("6H"), cost=0.0,
+                   cost_se=0.0, options=(), forced=True, took_trick=False, was_clean=False,
+                   legal=(c("6H"),))
+    same = Decision(deal=1, trick=7, seat=0, played=c("6H"), best=c("6H"), cost=0.0,
+                    cost_se=0.0, options=(), forced=True, took_trick=False, was_clean=False,
+                    legal=(c("6H"), c("7H")))
+    real = Decision(deal=1, trick=2, seat=0, played=c("9S"), best=c("4S"), cost=0.4,
+                    cost_se=0.05, options=(Option(c("4S"), 1.8, 0.03, 0.6),
+                                           Option(c("9S"), 1.4, 0.04, 0.2)),
+                    forced=False, took_trick=True, was_clean=True, legal=(c("4S"), c("9S")))
+    assert (one.no_choice, same.no_choice, real.no_choice) == ("only card", "all the same", None)

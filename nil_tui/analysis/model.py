@@ -65,6 +65,15 @@ class Decision:
     legal: tuple[Card, ...] = ()
     layouts: int = 0
 
+    @property
+    def no_choice(self) -> str | None:
+        """Why a forced decision had no choice, in two or three words: "only card" (one
+        legal card) or "all the same" (every legal card came to the same); None when the
+        seat had a choice."""
+        if not self.forced:
+            return None
+        return "only card" if len(self.legal) <= 1 else "all the same"
+
     def option(self, card: Card) -> Option | None:
         """The figures of one legal card (None for a forced decision)."""
         for o in self.options:

@@ -151,7 +151,7 @@ async def test_progress_then_the_costly_plays_and_every_decision(
         assert table.row_count == 2
         first = [str(c) for c in table.get_row_at(0)]
         assert first[:5] == ["2", "9S", "4S", "0.42", "0.05"]
-        assert [str(c) for c in table.get_row_at(1)][3:] == ["-", "", "forced"]
+        assert [str(c) for c in table.get_row_at(1)][3:] == ["-", "", "only card"]
         detail = text(screen, "#analysis-detail")
         assert "4S 1.80  9S 1.38  KH 1.20" in detail
         assert "Chance to stay clean: 9S 22%, 4S 61%" in detail

@@ -299,7 +299,8 @@ class AnalysisScreen(NilScreen):
         for decision in rows:
             costly = decision.cost >= COSTLY and not decision.forced
             if decision.forced:
-                cost, se, note = Text("-", style="dim"), Text(""), Text("forced", style="dim")
+                cost, se = Text("-", style="dim"), Text("")
+                note = Text(decision.no_choice or "", style="dim")
             else:
                 cost = Text(f"{decision.cost:.2f}", style="bold red" if costly else "")
                 se = Text(f"{decision.cost_se:.2f}", style="dim")
