@@ -340,3 +340,30 @@ def test_no_analysis_on_the_summary_while_a_daily_challenge_is_under_way() -> No
     over = played_game(deals=3)
     over.challenge = {"date": "2026-11-30", "reference": None}
     assert not SummaryScreen(over, between_deals=True).analysis_waits  # the challenge is over
+
+
+async def test_the_review_refuses_the_analysis_while_a_daily_challenge_is_under_way(
+        fake: FakeAnalyse, store: Store) -> None:
+    from nil_tui.tui.screens.review import ANALYSIS_WAITS, challenge_under_way
+
+    fake.gate.set()
+    game = played_game(deals=3)
+    game.deals.pop()  # the game as it stood after deal 2 of 3
+    game.challenge = {"date": "2026-11-30", "reference": None}
+    assert challenge_under_way(game)
+    app = Host(lambda: ReviewScreen(game), store)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        assert screen.check_action("analyse", (0,)) is False  # not offered in the footer
+        await pilot.press("e")
+        await pilot.press("E")
+        await pilot.pause()
+        assert app.screen is screen and not fake.calls
+        said = [n.message for n in app._notifications]
+        assert said == [ANALYSIS_WAITS, ANALYSIS_WAITS]
+    over = played_game(deals=3)
+    over.challenge = {"date": "2026-11-30", "reference": None}
+    assert not challenge_under_way(over)
+    assert not challenge_under_way(played_game(deals=2))

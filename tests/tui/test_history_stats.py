@@ -226,3 +226,38 @@ def test_history_picture(fixed_store: Store, snap_compare: Any, size: tuple[int,
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
 def test_stats_picture(fixed_store: Store, snap_compare: Any, size: tuple[int, int]) -> None:
     assert snap_compare(Host(lambda: StatsScreen(fixed_store)), terminal_size=size)
+
+
+async def test_the_review_opened_from_history_shows_the_hands_at_once(store: Store) -> None:
+    record = finished(7)
+    store.finish_game(record, options("easy"))
+    game = Game.from_record(record)
+    app = Host(lambda: HistoryScreen(store))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        review = app.screen
+        assert isinstance(review, ReviewScreen)
+        south = text_of(review.query_one("#hand-0", Static))
+        spades = " ".join(c.rank_label for c in sorted(game.deals[0].dealt_hand(0), reverse=True)
+                          if c.suit == 3) or "—"
+        assert south.startswith("South") and spades in south
+        assert "deal 1 of 2, trick 0 of" in text_of(review.query_one("#review-head", Static))
+
+
+async def test_the_review_from_the_deal_summary_opens_at_the_last_trick() -> None:
+    from nil_tui.tui.screens.summary import SummaryScreen
+
+    game = Game.from_record(finished(8))
+    app = Host(lambda: SummaryScreen(game, between_deals=True))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("t")
+        await pilot.pause()
+        review = app.screen
+        assert isinstance(review, ReviewScreen)
+        tricks = len(game.deals[-1].tricks)
+        assert review.deal_index == 1 and review.step == tricks
+        assert f"deal 2 of 2, trick {tricks} of {tricks}" in text_of(
+            review.query_one("#review-head", Static))

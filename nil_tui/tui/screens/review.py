@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -15,6 +16,15 @@ from ...engine import SEAT_NAMES, Card, Deal, Game, describe_result
 from ..widgets.cards import CardLook
 from ..widgets.trick import TrickInfo, TrickView
 from .base import NilScreen
+
+
+def challenge_under_way(game: Game) -> bool:
+    """A daily challenge not yet over: no analysis until it is (the expert's view of the
+    player's cards is help, and the challenge is played without help)."""
+    return game.challenge is not None and not game.is_over
+
+
+ANALYSIS_WAITS = "The analysis of your plays opens once the challenge is over (in history)."
 
 
 def hand_lines(cards: tuple[Card, ...], look: CardLook) -> Text:
@@ -54,6 +64,7 @@ class ReviewScreen(NilScreen):
         self.game = game
         self.title_text = title or f"Game of {game.deals_planned} deals (seed {game.seed})"
         self.look = look or CardLook()
+        self._ready = False  # the widgets exist (``is_mounted`` is still False in on_mount)
 
     def compose(self) -> ComposeResult:
         yield Static(id="review-head")
@@ -70,6 +81,7 @@ class ReviewScreen(NilScreen):
 
     def on_mount(self) -> None:
         self.query_one(TrickView).look = self.look
+        self._ready = True
         self.show()
 
     def watch_deal_index(self) -> None:
@@ -102,7 +114,7 @@ class ReviewScreen(NilScreen):
         return at
 
     def show(self) -> None:
-        if not self.is_mounted:
+        if not self._ready:
             return
         deal = self.deal
         step = self.step
@@ -147,9 +159,24 @@ class ReviewScreen(NilScreen):
     def action_deal(self, delta: int) -> None:
         self.deal_index = min(max(self.deal_index + delta, 0), len(self.game.deals) - 1)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "analyse" and challenge_under_way(self.game):
+            return False
+        return super().check_action(action, parameters)
+
+    def on_key(self, event: events.Key) -> None:
+        """``e`` / ``E`` (hidden during a challenge under way) say when the analysis opens."""
+        if event.character in ("e", "E") and challenge_under_way(self.game):
+            event.stop()
+            self.notify(ANALYSIS_WAITS, severity="warning")
+
     def action_analyse(self, every: int) -> None:
         """The analysis of the deal on show (``e``), or of every finished deal (``E``)."""
         from .analysis import analysis_of, finished_deals
+
+        if challenge_under_way(self.game):
+            self.notify(ANALYSIS_WAITS, severity="warning")
+            return
 
         number = self.deal_index + 1
         deals = finished_deals(self.game)
