@@ -80,7 +80,7 @@ async def test_history_lists_games_newest_first_and_reviews_one(store: Store) ->
         assert second[1] == "3" and second[3] == "hard x3"  # deals, opponents
         assert first[4] == (f"{records[2]['totals'][0]} | {records[2]['totals'][1]} "
                             f"{records[2]['totals'][2]} {records[2]['totals'][3]}")
-        expected = "Under the table" if 0 in records[2]["losers"] else (
+        expected = "Under" if 0 in records[2]["losers"] else (
             "Draw" if not records[2]["losers"] else "Safe")
         assert first[2].startswith(expected)
         await pilot.press("down")
@@ -261,3 +261,31 @@ async def test_the_review_from_the_deal_summary_opens_at_the_last_trick() -> Non
         assert review.deal_index == 1 and review.step == tricks
         assert f"deal 2 of 2, trick {tricks} of {tricks}" in text_of(
             review.query_one("#review-head", Static))
+
+
+async def test_history_rows_fit_80_columns_and_mark_challenges(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The widest rows (shared loss, mixed assisted opponents, two-digit points, an
+    unfinished game, a daily challenge) fit without scrolling; a challenge is named."""
+    base = {"finished_at": "2026-11-29T18:00:00Z", "deals": 10, "lost": True,
+            "losers": [0, 1], "finished": True, "challenge": None, "challenge_diff": None}
+    rows = [
+        {**base, "id": 1, "result": "under the table (shared)",
+         "opponents": "normal, normal, expert (assisted)", "totals": [10, 10, 30, 29]},
+        {**base, "id": 2, "result": "safe", "opponents": "expert x3 (assisted)",
+         "totals": [21, 20, 22, 23], "challenge": "2026-11-30", "challenge_diff": 2},
+        {**base, "id": 3, "result": "unfinished", "finished": False,
+         "opponents": "easy, hard, normal", "totals": [12, 13, 14, 15]},
+    ] * 8
+    monkeypatch.setattr(store, "history",
+                        lambda: [{**r, "id": n} for n, r in enumerate(rows)])
+    app = Host(lambda: HistoryScreen(store))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one(DataTable)
+        assert table.virtual_size.width <= table.scrollable_content_region.width
+        cells = [[str(c) for c in table.get_row_at(n)] for n in range(3)]
+        assert cells[0][2:] == ["Under (shared)", "norm/norm/exp*", "10 | 10 30 29"]
+        assert cells[1][2:] == ["Safe", "challenge 11-30*", "21 | 20 22 23"]
+        assert cells[2][2:] == ["Unfinished", "easy/hard/norm", "12 | 13 14 15"]
+        assert "* assisted" in text_of(app.screen.query_one("#history-head", Static))

@@ -14,6 +14,7 @@ from textual.widgets import DataTable, Footer, Static
 
 from ...engine import Game, RecordError
 from ...store import Store
+from ...store.summaries import ASSISTED
 from ..widgets.cards import CardLook
 from ..words import count
 
@@ -34,9 +35,33 @@ RESULT_STYLE = {"under the table": "bold red", "under the table (shared)": "red"
                 "safe": "green", "draw": "yellow"}
 
 
+RESULT_SHORT = {"under the table (shared)": "under (shared)"}
+
+
 def result_text(row: dict[str, Any]) -> Text:
+    """"Safe", "Draw", "Under the table", "Under (shared)" (short enough for 80 columns)."""
     result = str(row.get("result", "?"))
-    return Text(result[:1].upper() + result[1:], style=RESULT_STYLE.get(result, ""))
+    short = RESULT_SHORT.get(result, result)
+    return Text(short[:1].upper() + short[1:], style=RESULT_STYLE.get(result, ""))
+
+
+LEVEL_SHORT = {"normal": "norm", "expert": "exp"}
+
+
+def opponents_text(row: dict[str, Any]) -> str:
+    """Who played against you, short: "easy x3", "easy/norm/hard" for mixed levels,
+    "challenge 11-30" for a daily challenge; ``*`` marks an assisted game (hints, meter or
+    undo)."""
+    text = str(row.get("opponents", "?"))
+    assisted = text.endswith(ASSISTED)
+    if assisted:
+        text = text[: -len(ASSISTED)]
+    challenge = row.get("challenge")
+    if isinstance(challenge, str) and challenge:
+        text = f"challenge {challenge[5:] or challenge}"
+    elif ", " in text:
+        text = "/".join(LEVEL_SHORT.get(level, level) for level in text.split(", "))
+    return text + ("*" if assisted else "")
 
 
 def points_text(totals: list[int]) -> str:
@@ -100,9 +125,9 @@ class HistoryScreen(Screen[None]):
         table.add_column("You | W N E", key="points")
         for row in self.rows:
             result = result_text(row) if row.get("finished", True) else Text(
-                "Unfinished (r resumes)", style="italic")
+                "Unfinished", style="italic")
             table.add_row(local_time(row.get("finished_at")), str(row.get("deals", "?")),
-                          result, str(row.get("opponents", "?")),
+                          result, opponents_text(row),
                           points_text(list(row.get("totals") or [])),
                           key=str(row.get("id", len(table.rows))))
         empty = not self.rows
@@ -118,6 +143,8 @@ class HistoryScreen(Screen[None]):
             if unfinished:
                 head.append(f", {unfinished} unfinished", style="dim")
             head.append("   Enter: review   a: analysis", style="dim")
+            if any(str(r.get("opponents", "")).endswith(ASSISTED) for r in self.rows):
+                head.append("\n* assisted (hints, meter or undo)", style="dim")
         self.query_one("#history-head", Static).update(head)
         if not empty:
             table.focus()
