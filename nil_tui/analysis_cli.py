@@ -246,8 +246,8 @@ def table(game: Game, seat: int, analyses: list[DealAnalysis], you: bool,
     subject = None if you else name
     whose = "your" if you else f"{name}'s"
     player = game.names[seat]
-    seen = f"{name}, {player}" if player != name else name
-    lines = [(f"Analysis of {whose} plays ({seen}): the expected points for the rest of each "
+    seen = f" ({name}, {player})" if player != name else ""
+    lines = [(f"Analysis of {whose} plays{seen}: the expected points for the rest of each "
               f"deal with each card, from what {'you' if you else name} could see at the "
               "time.")]
     pm = "+/-" if ascii else "±"

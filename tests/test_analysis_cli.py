@@ -47,7 +47,7 @@ def test_the_table_of_the_human_seat(tmp_path: Path, capsys: pytest.CaptureFixtu
     code, out, err = run(capsys, path, "--jobs", "1")
     assert (code, err) == (0, "")
     lines = out.splitlines()
-    assert lines[0].startswith("Analysis of your plays (South): ")
+    assert lines[0].startswith("Analysis of your plays: ")
     assert "Deal 1 of 1, dealt by South: you took 1 trick and scored 1 point." in lines
     assert "Costly plays:" in lines
     assert ("  Trick 12: A♥ instead of 3♥ cost about 2.0 points: you took the trick and lost "

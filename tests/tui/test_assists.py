@@ -157,6 +157,22 @@ async def test_a_hint_makes_the_game_assisted_once(quick_options: PlayOptions) -
         assert saved is not None and saved[0].get("assists") == ["hint"]
 
 
+async def test_a_hint_too_long_for_the_status_line_is_whole_in_the_log(
+        quick_options: PlayOptions) -> None:
+    from nil_tui.tui.messages import HintReady
+
+    app = NilApp("play", options=quick_options)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        screen = table(app)
+        card = screen.game.deal.legal_moves()[0]
+        reason = "a reason long enough that no status line of eighty columns can hold it all"
+        screen.post_message(HintReady(screen.driver.turn, card, reason))
+        await pilot.pause()
+        assert status(screen).rstrip().endswith("(why: in the log)")
+        assert any(reason in line for line in screen.query_one(GameLog).history)
+
+
 def test_history_and_statistics_mark_a_game_with_assists_as_assisted() -> None:
     game = Game(1, 3)
     assert not summarize(game.to_record(), {}).assisted

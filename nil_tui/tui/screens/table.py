@@ -286,7 +286,7 @@ class TableScreen(NilScreen):
         if self._holding is not None:
             t = self._holding
             cards = tuple((t.player_of(k), c) for k, c in enumerate(t.cards))
-            caption = f"{seat_subject(t.leader)} led, {says(t.winner, 'win', 'wins')}"
+            caption = f"{seat_subject(t.leader)} led, {says(t.winner, 'win', 'wins', start=False)}"
             if self._peeking:
                 caption = f"Last trick, to {'you' if t.winner == 0 else SEAT_LABELS[t.winner]}"
             return TrickInfo(cards, t.winner, caption)
@@ -384,8 +384,8 @@ class TableScreen(NilScreen):
         self._meter_value = None
         if self._meter_on:
             self._meter_turned_on()
-            self.status(Text("Meter on: your chance to take no more trick this deal, "
-                             "estimated from what you can see (m hides it).", style="dim"))
+            self.status(Text("Meter on: your chance to stay clean this deal, from what you "
+                             "see (m hides it).", style="dim"))
         else:
             self.status(Text("Meter off (m shows it again).", style="dim"))
         self.nil_app.options = replace(self.nil_app.options, meter=self._meter_on)
@@ -823,7 +823,14 @@ class TableScreen(NilScreen):
             hand.cursor = hand.cards.index(message.card)
         line = Text("Hint: ")
         line.append_text(self.look.styled(message.card))
+        short = line.copy()
         line.append(f" ({message.reason})")
+        # The log keeps the whole hint (it wraps); the status line shows it when it fits.
+        self.log_line(line.copy())
+        width = self.query_one("#status", Static).size.width
+        if line.cell_len + 1 > width:
+            short.append(" (why: in the log)")
+            line = short
         self.status(line)
 
     @property
