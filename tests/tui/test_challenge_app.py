@@ -6,8 +6,10 @@ is played by a stand-in here (the real one is a minute of CPU: see the benchmark
 from __future__ import annotations
 
 import queue
-from collections.abc import Callable
+import tempfile
+from collections.abc import Callable, Iterator
 from dataclasses import asdict
+from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
@@ -62,6 +64,15 @@ def fake_reference(monkeypatch: pytest.MonkeyPatch) -> type[FakeReference]:
     FakeReference.made = []
     monkeypatch.setattr(challenge, "ReferenceProcess", FakeReference)
     return FakeReference
+
+
+@pytest.fixture
+def short_home(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A data folder with a short name, as a player's is: the record's path that the
+    comparison shows takes two lines at 80 columns, not three as under pytest's folders."""
+    with tempfile.TemporaryDirectory(prefix="nil-") as folder:
+        monkeypatch.setenv("NIL_TUI_HOME", folder)
+        yield Path(folder)
 
 
 def options_dict(**kw: Any) -> dict[str, Any]:
@@ -259,11 +270,11 @@ async def finish(app: NilApp, pilot: Any) -> ChallengeScreen:
 
 
 @pytest.mark.parametrize("ascii", [False, True])
-async def test_the_comparison_waits_for_the_expert_then_fills_in(nil_home: Any,
+async def test_the_comparison_waits_for_the_expert_then_fills_in(short_home: Path,
                                                                  ascii: bool) -> None:
     almost = to_last_card(challenge_game(DATE))
     # a resumed game keeps the look it was saved with
-    setup_store(nil_home, current=almost, current_options=options_dict(ascii=ascii))
+    setup_store(short_home, current=almost, current_options=options_dict(ascii=ascii))
     app = app_for()
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, at_table(app), "the table")
@@ -367,3 +378,79 @@ async def test_the_expert_process_starts_inside_the_app() -> None:
         finally:
             process.stop()
         assert not process.alive
+
+
+async def test_the_comparison_tells_the_last_deal_and_opens_scores_and_analysis(
+        short_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from nil_tui import analysis
+    from nil_tui.analysis import DealAnalysis
+    from nil_tui.engine import describe_result
+    from nil_tui.tui.screens.analysis import AnalysisScreen
+    from nil_tui.tui.screens.summary import ScoresScreen
+    from nil_tui.tui.words import SEAT_LABELS
+
+    asked: list[tuple[int, int]] = []
+
+    def analyse(game: Game, deal: int, seat: int, **_: Any) -> DealAnalysis:
+        asked.append((deal, seat))
+        return DealAnalysis(deal=deal, seat=seat, decisions=())
+
+    monkeypatch.setattr(analysis, "analyse_deal", analyse)
+    almost = to_last_card(challenge_game(DATE))
+    setup_store(short_home, current=almost)
+    app = app_for()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, at_table(app), "the table")
+        screen = await finish(app, pilot)
+        game = screen.game
+        last = game.deals[-1]
+        await until(pilot, lambda: "Tricks taken" in screen_text(app), "the last deal")
+        text = screen_text(app)
+        # how the last deal ended, as game over says it, all of it at 80x24
+        assert f"Deal {len(game.deals)} of 4: " in text
+        assert describe_result(last.taken, last.points, SEAT_LABELS) in text
+        assert "Tricks taken: " + ", ".join(f"{SEAT_LABELS[s]} {last.taken[s]}"
+                                            for s in range(4)) in text
+        assert f"s: scoreboard   a: analyse deal {len(game.deals)}" in text
+        assert screen.query_one("#challenge").max_scroll_y == 0, text
+        FakeReference.made[0].queue.put(Finished(REFERENCE))
+        await until(pilot, lambda: "Total" in screen_text(app) and "..." not in
+                    screen_text(app) and "…" not in screen_text(app), "the result")
+        assert screen.query_one("#challenge").max_scroll_y == 0, screen_text(app)
+        footer = {key for key, b in app.active_bindings.items() if b.binding.show and b.enabled}
+        assert {"s", "a"} <= footer
+        # s: every deal's scores, and back
+        await pilot.press("s")
+        await until(pilot, lambda: isinstance(app.screen, ScoresScreen), "the scoreboard")
+        text = screen_text(app)
+        assert f"(daily challenge {DATE})" in text and "Enter or Esc: back" in text
+        assert "back to the table" not in text and "If the game ended now" not in text
+        assert app.screen.query_one("#summary").max_scroll_y == 0, text
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is screen, "the comparison again")
+        # a: the analysis of the last deal
+        await pilot.press("a")
+        await until(pilot, lambda: isinstance(app.screen, AnalysisScreen), "the analysis")
+        assert app.screen.deals == [len(game.deals)]  # type: ignore[attr-defined]
+        await until(pilot, lambda: asked == [(len(game.deals), 0)], "the analysis asked")
+        await app.workers.wait_for_complete([w for w in app.workers
+                                             if w.group != "challenge-reference"])
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is screen, "the comparison again")
+
+
+def test_you_within_a_sentence_is_lower_case() -> None:
+    from types import SimpleNamespace
+
+    from nil_tui.tui.screens.summary import names_list, standings_text
+
+    def standings(totals: list[int]) -> str:
+        return standings_text(SimpleNamespace(totals=totals), final=False).plain  # type: ignore[arg-type]
+
+    assert ("If the game ended now, you, West and East would crawl under the table."
+            in standings([1, 1, 3, 1]))
+    assert "If the game ended now, you would crawl under the table." in standings([0, 2, 2, 2])
+    assert "If the game ended now, North would crawl" in standings([2, 2, 0, 2])
+    assert names_list([0, 1]) == "You and West"  # starting a sentence
+    assert names_list([1, 0], start=True) == "West and you"
+    assert names_list([0, 2, 3], start=False) == "you, North and East"

@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
+from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Footer, ProgressBar, Static
 
 from ...challenge import compare, totals, verdict
@@ -19,7 +19,7 @@ from ...engine import Game
 from ...options import PlayOptions
 from .base import NilScreen
 from .gameover import headline
-from .summary import standings_text
+from .summary import last_deal_text, standings_text
 
 
 def signed(n: int) -> str:
@@ -54,19 +54,26 @@ def _tone(diff: int) -> str:
 
 class ChallengeScreen(NilScreen):
     """A finished challenge against the expert's play of the same deals from the player's
-    seat. While the expert's game is still being worked out, how far it got; the table fills
-    in when it arrives. Enter or Esc leaves (to setup; or ends the app when the result was all
-    it was opened for), q quits."""
+    seat, and how the game against the three experts ended (its last deal, the standings).
+    While the expert's game is still being worked out, how far it got; the table fills in
+    when it arrives. ``s`` shows every deal's scores, ``a`` the analysis of the last deal;
+    Enter or Esc leaves (to setup; or ends the app when the result was all it was opened
+    for), q quits."""
 
     DEFAULT_CSS = """
     ChallengeScreen #challenge { padding: 0 2; }
     ChallengeScreen #challenge > Static { margin-bottom: 1; }
-    ChallengeScreen #challenge > #challenge-status { margin-bottom: 0; }
+    ChallengeScreen #challenge > #challenge-standings { margin-bottom: 0; }
     ChallengeScreen #challenge > #challenge-path { margin-bottom: 0; }
-    ChallengeScreen #challenge-bar { width: 50; margin-bottom: 1; }
+    ChallengeScreen #challenge-progress { height: auto; margin-bottom: 1; }
+    ChallengeScreen #challenge-status { width: 1fr; }
+    ChallengeScreen #challenge-bar { width: auto; margin-left: 2; }
+    ChallengeScreen #challenge-bar Bar { width: 20; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,escape", "leave", "Back"),
+        Binding("s", "scores", "Scoreboard"),
+        Binding("a", "analyse", "Analysis"),
         Binding("q", "app.quit", "Quit"),
         Binding("question_mark,f1", "app.rules", "Rules"),
     ]
@@ -94,12 +101,15 @@ class ChallengeScreen(NilScreen):
             yield Static(self._head(), id="challenge-head")
             yield Static(comparison_table(self.game, self.reference, ascii),
                          id="challenge-table")
-            yield Static(id="challenge-status")
-            yield ProgressBar(total=None, show_eta=False, id="challenge-bar")
+            with Horizontal(id="challenge-progress"):
+                yield Static(id="challenge-status")
+                yield ProgressBar(total=None, show_eta=False, id="challenge-bar")
             yield Static(self._standings(), id="challenge-standings")
             yield Static(self._where(), id="challenge-path")
             leave = "Enter or Esc: back to setup" if self._to_setup() else "Enter or Esc: close"
-            yield Static(Text(f"{leave}   q: quit", style="dim"))
+            yield Static(Text(f"{leave}   s: scoreboard   a: analyse deal "
+                              f"{len(self.game.deals)}   q: quit", style="dim"),
+                         id="challenge-keys")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -114,8 +124,13 @@ class ChallengeScreen(NilScreen):
         return text
 
     def _standings(self) -> Text:
-        """The game against the three experts: who crawls under the table, the totals."""
+        """The game against the three experts: who crawls under the table, how its last
+        deal ended, the totals."""
         text = headline(self.game.losers)
+        last = last_deal_text(self.game)
+        if last is not None:
+            text.append("\n")
+            text.append_text(last)
         text.append("\n")
         text.append_text(standings_text(self.game, final=True))
         return text
@@ -161,7 +176,7 @@ class ChallengeScreen(NilScreen):
             return
         progress = self.nil_app.reference_progress.get(self.date)
         if progress is None or progress.total <= 0:
-            status.update("The expert is about to play your seat on the same deals.")
+            status.update("The expert is about to play your seat.")
             bar.update(total=None)
         else:
             status.update(f"The expert is playing your seat: deal {progress.deal} of "
@@ -170,13 +185,25 @@ class ChallengeScreen(NilScreen):
         self._show_bar(True)
 
     def _show_bar(self, show: bool) -> None:
-        """The progress bar under the status line, or a blank line there."""
+        """The progress bar beside the status line, or nothing there."""
         self.query_one("#challenge-bar", ProgressBar).display = show
-        self.query_one("#challenge-status", Static).styles.margin = (0, 0, 0 if show else 1, 0)
 
     def _to_setup(self) -> bool:
         """Where Enter goes: setup, unless the result was all the app was opened for."""
         return self.played or self.nil_app.start != "challenge"
+
+    def action_scores(self) -> None:
+        """Every deal's scores by seat (the scoreboard); Enter or Esc comes back here."""
+        from .summary import ScoresScreen
+
+        self.app.push_screen(ScoresScreen(self.game))
+
+    def action_analyse(self) -> None:
+        """The analysis of your plays in the last deal (the earlier ones are in history), as
+        at game over: the challenge is over, so it is no help any more."""
+        from .analysis import analysis_of
+
+        self.app.push_screen(analysis_of(self.game, len(self.game.deals), self.options.ascii))
 
     def action_leave(self) -> None:
         if self._to_setup():

@@ -38,10 +38,17 @@ def deals_table(game: Game) -> Table:
     return table
 
 
-def names_list(seats: tuple[int, ...] | list[int]) -> str:
-    """"You", "You and West", "You, West and North"."""
-    names = [SEAT_LABELS[s] for s in seats]
+def names_list(seats: tuple[int, ...] | list[int], *, start: bool = True) -> str:
+    """"You", "You and West", "You, West and North"; within a sentence (``start`` False)
+    "you", "you and West"."""
+    names = ["you" if seat == 0 and (k or not start) else SEAT_LABELS[seat]
+             for k, seat in enumerate(seats)]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def challenge_words(game: Game) -> str:
+    """" (daily challenge 2026-11-30)" for a daily challenge's game, else nothing."""
+    return "" if game.challenge is None else f" (daily challenge {game.challenge['date']})"
 
 
 def standings_text(game: Game, final: bool) -> Text:
@@ -59,8 +66,8 @@ def standings_text(game: Game, final: bool) -> Text:
     if not losers:
         text.append("All four are level: nobody goes under the table if the game ended now.")
     else:
-        text.append(f"If the game ended now, {names_list(losers)} would crawl under the table.",
-                    style="red")
+        text.append(f"If the game ended now, {names_list(losers, start=False)} would crawl "
+                    "under the table.", style="red")
     return text
 
 
@@ -121,15 +128,18 @@ class SummaryScreen(NilScreen):
         with VerticalScroll(id="summary"):
             last = next((d for d in reversed(game.deals) if d.is_over), None)
             if self.between_deals and last is not None:
-                head = Text(f"Deal {game.deals.index(last) + 1} of {game.deals_planned} is over",
-                            style="bold")
+                head = Text(f"Deal {game.deals.index(last) + 1} of {game.deals_planned} is over"
+                            f"{challenge_words(game)}", style="bold")
                 head.append("\n")
                 head.append(describe_result(last.taken, last.points, SEAT_LABELS))
                 tk = ", ".join(f"{SEAT_LABELS[s]} {last.taken[s]}" for s in range(4))
                 head.append(f"\nTricks taken: {tk}", style="dim")
-            else:
-                head = Text(f"Scoreboard: deal {game.deal_number} of {game.deals_planned}",
+            elif game.is_over:
+                head = Text(f"Scoreboard: the game is over{challenge_words(game)}",
                             style="bold")
+            else:
+                head = Text(f"Scoreboard: deal {game.deal_number} of {game.deals_planned}"
+                            f"{challenge_words(game)}", style="bold")
             yield Static(head, id="summary-head")
             with Horizontal(id="summary-row"):
                 yield Static(deals_table(game), id="summary-table")
@@ -140,12 +150,13 @@ class SummaryScreen(NilScreen):
                     trick.look = self.look
                     trick.info = ending_trick_info(self.game.deals[index])
                     yield trick
-            yield Static(standings_text(game, final=False), id="summary-standings")
+            yield Static(standings_text(game, final=game.is_over), id="summary-standings")
             hint = ("Enter: next deal   d: the hands as dealt   t: the last trick with all hands"
                     + ("\nThe analysis of your plays opens once the challenge is over (in "
                        "history)." if self.analysis_waits else
                        "\na: the analysis of your plays in this deal")
-                    if self.between_deals else "Enter or Esc: back to the table")
+                    if self.between_deals else "Enter or Esc: back" if game.is_over
+                    else "Enter or Esc: back to the table")
             yield Static(Text(hint, style="dim"), id="summary-hint")
         yield Footer(compact=True)
 
