@@ -353,3 +353,70 @@ async def test_stats_take_ascii_from_the_app_options(store: Store) -> None:
         await pilot.pause()
         assert screen.ascii
         assert all(chart.ascii for chart in screen.query(Chart))
+
+
+# --- what playing showed ---------------------------------------------------------------------
+async def test_a_bar_of_zero_is_drawn_as_a_zero() -> None:
+    chart = BarChart(["11-30"], [0.0], signed=True)
+    chart.styles.height = 12
+    app = Host(chart)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        inside = [line.split("┤", 1)[1].rstrip(" │") for line in lines_of(app, chart)
+                  if "┤" in line]
+        assert any(part.strip() == "0" for part in inside), inside
+        assert "11-30 +0" in "\n".join(lines_of(app, chart))
+
+
+async def test_a_percent_axis_runs_to_100_percent() -> None:
+    chart = BarChart(["easy", "hard"], [0.5, 0.0], unit="%", decimals=1, horizontal=True,
+                     top=100.0)
+    chart.styles.height = 8
+    app = Host(chart)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        drawn = "\n".join(lines_of(app, chart))
+        assert "0%" in drawn and "100%" in drawn and "1%" not in drawn.replace("100%", "")
+        assert "hard 0.0%┤0" in drawn  # the zero is seen
+
+
+def test_seats_tied_all_game_say_whose_line_hides_theirs() -> None:
+    chart = RunningTotals(NAMES, [[1, 0, 1, 1], [2, 3, 2, 2]])
+    key = chart.key()
+    assert key is not None
+    assert key.plain == "Y You 2   W West 3   N North 2   E East 2   N, E same as Y"
+    apart = RunningTotals(NAMES, [[1, 0, 2, 0], [2, 3, 2, 2]]).key()
+    assert apart is not None and "same as" not in apart.plain  # tied only at the end
+
+
+@pytest.mark.parametrize("ascii", [False, True], ids=["glyphs", "ascii"])
+async def test_stats_with_one_game_say_so_instead_of_a_solid_sparkline(
+        store: Store, ascii: bool) -> None:
+    store.finish_game(play(Game(2, seed=1)).to_record(), level("easy"))
+    app = Bare(PlayOptions(ascii=ascii))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await stats_screen(app, pilot, store, ascii)
+        assert not screen.query_one("#stats-chart").display  # no sparkline of one value
+        words = str(screen.query_one("#stats-chart-range").render())
+        assert screen.query_one("#stats-chart-title").display is (not ascii)
+        if ascii:  # the chart below draws the figures: here only the results, titled
+            assert words.startswith("Results, game by game: ")
+        else:
+            assert words.startswith("One game so far (")
+        clean = screen.query_one("#stats-clean", BarChart)
+        clean.scroll_visible(animate=False, top=True)
+        await pilot.pause()
+        assert "100%" in "\n".join(lines_of(app, clean))  # percents on a 0..100% axis
+
+
+@pytest.mark.parametrize("ascii", [False, True], ids=["glyphs", "ascii"])
+async def test_stats_in_ascii_keep_no_title_without_its_chart(store: Store, ascii: bool) -> None:
+    fill(store)
+    app = Bare(PlayOptions(ascii=ascii))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await stats_screen(app, pilot, store, ascii)
+        sparkline = screen.query_one("#stats-chart")
+        assert sparkline.display is (not ascii)
+        assert screen.query_one("#stats-chart-title").display is sparkline.display
+        words = str(screen.query_one("#stats-chart-range").render())
+        assert ("low" in words) is (not ascii)

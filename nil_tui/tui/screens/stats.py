@@ -106,8 +106,8 @@ class StatsScreen(Screen[None]):
             yield BarChart([], [], ascii=ascii, signed=True, empty=NO_CHALLENGE,
                            id="stats-challenges")
             yield Static(id="stats-clean-title", classes="stats-title")
-            yield BarChart([], [], ascii=ascii, unit="%", horizontal=True, empty=NO_GAMES,
-                           id="stats-clean")
+            yield BarChart([], [], ascii=ascii, unit="%", horizontal=True, top=100.0,
+                           empty=NO_GAMES, id="stats-clean")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -139,6 +139,10 @@ class StatsScreen(Screen[None]):
 
         series = list(stats.get("series") or [])[-SERIES_LENGTH:]
         values = [float(s["points_per_deal"]) for s in series]
+        # The sparkline needs two games to draw a line (one value fills it solid), and its
+        # blocks are no ASCII: in ASCII the chart below shows the same figures, and here
+        # stay only the results, game by game.
+        sparkline = len(values) >= 2 and not ascii
         self.query_one(Sparkline).data = values
         chart_title = Text("Points per deal, game by game ", style="bold")
         chart_title.append("(oldest on the left; higher is safer)", style="dim")
@@ -146,19 +150,24 @@ class StatsScreen(Screen[None]):
         marks = Text()
         if series:
             lost_mark, safe_mark = ("v", ".") if ascii else ("▼", "·")
-            marks.append(f"{series[0]['finished_at'][:10]} to {series[-1]['finished_at'][:10]}"
-                         f": low {min(values):.2f}, high {max(values):.2f}\n")
-            marks.append("Results: ")
+            if sparkline:
+                marks.append(f"{series[0]['finished_at'][:10]} to "
+                             f"{series[-1]['finished_at'][:10]}: low {min(values):.2f}, "
+                             f"high {max(values):.2f}\n")
+            elif not ascii:
+                marks.append(f"One game so far ({values[0]:.2f} points per deal): this "
+                             "chart starts with your second game.\n")
+            marks.append("Results, game by game: " if ascii else "Results: ")
             for s in series[-40:]:
                 marks.append(lost_mark if s["lost"] else safe_mark,
                              style="bold red" if s["lost"] else "")
             marks.append(f"  ({lost_mark} under the table)", style="dim")
         self.query_one("#stats-chart-range", Static).update(marks)
 
-        for widget_id in ("#stats-table", "#stats-chart-title", "#stats-chart-range"):
+        for widget_id in ("#stats-table", "#stats-chart-range"):
             self.query_one(widget_id).display = played
-        # the sparkline's blocks are no ASCII: the chart below shows the same figures
-        self.query_one("#stats-chart").display = played and not ascii
+        self.query_one("#stats-chart-title").display = played and not ascii
+        self.query_one("#stats-chart").display = played and sparkline
         self.query_one("#stats-empty").display = not played
         self._draw_games(list(stats.get("series") or []))
         self._draw_challenges(list(stats.get("challenges") or []))

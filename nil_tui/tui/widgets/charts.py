@@ -247,26 +247,40 @@ class LineChart(Chart):
         return str(step)
 
     def key(self) -> Text | None:
+        """Each line's mark and name; lines that are the same as an earlier one all along
+        (drawn under it, so their marks are hidden) are named after: "W, N same as Y"."""
         text = Text()
+        hidden: dict[str, list[str]] = {}
         for n, s in enumerate(self.series):
             if n:
                 text.append("   ")
             text.append(s.mark, style=f"bold {COLORS[n % len(COLORS)]}")
             text.append(f" {s.name}")
+            same = next((o for o in self.series[:n] if o.values == s.values), None)
+            if same is not None:
+                hidden.setdefault(same.mark, []).append(s.mark)
+        for mark, under in hidden.items():
+            text.append(f"   {', '.join(under)} same as {mark}", style="dim")
         return text
 
 
+ZERO_MARK = "0"
+"""Drawn where a bar of 0 would be (a bar of no length draws nothing)."""
+
+
 class BarChart(Chart):
-    """One bar per name, the value written after the name (``unit`` after it). Upright bars
-    that would not leave room for their names are left out from the first ones."""
+    """One bar per name, the value written after the name (``unit`` after it); a bar of 0
+    is a ``0`` on the axis. Upright bars that would not leave room for their names are left
+    out from the first ones. ``top``: the value axis runs to it at least (100 for percents)."""
 
     def __init__(self, names: Sequence[str], values: Sequence[float], *, unit: str = "",
                  decimals: int = 0, horizontal: bool = False, signed: bool = False,
-                 **kwargs: Any) -> None:
+                 top: float | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.names, self.values = list(names), list(values)
         self.unit, self.decimals, self.horizontal = unit, decimals, horizontal
         self.signed = signed  # values written with their sign: +2, -1, +0
+        self.top = top
 
     def update(self, names: Sequence[str], values: Sequence[float]) -> None:
         self.names, self.values = list(names), list(values)
@@ -291,7 +305,13 @@ class BarChart(Chart):
         colors = [COLORS[0] if v >= 0 else COLORS[4] for v in values]
         plt.bar(names, values, marker=glyph, color=colors,
                 orientation="horizontal" if self.horizontal else "vertical", width=0.5)
-        low, high = math.floor(min(values + [0.0])), math.ceil(max(values + [0.0]))
+        zeros = [n + 1 for n, v in enumerate(values) if v == 0]  # plotext places bar n at n+1
+        if zeros:
+            at = [0.0] * len(zeros)
+            xs, ys = (at, zeros) if self.horizontal else (zeros, at)
+            plt.scatter(xs, ys, marker=ZERO_MARK, color=COLORS[0])
+        low = math.floor(min(values + [0.0]))
+        high = math.ceil(max(values + [0.0] + ([self.top] if self.top is not None else [])))
         if high == low:
             high = low + 1
         if self.horizontal:
