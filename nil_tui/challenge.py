@@ -56,6 +56,22 @@ def check_date(date: str) -> str:
     return date
 
 
+def record_date(record: object) -> str | None:
+    """The date of the daily challenge a game record (or saved game) is, or None when it is
+    not one (or says so in a form that is not a date)."""
+    found = record.get("challenge") if isinstance(record, dict) else None
+    date = found.get("date") if isinstance(found, dict) else None
+    try:
+        return check_date(date) if isinstance(date, str) else None
+    except ValueError:
+        return None
+
+
+def is_future(date: str) -> bool:
+    """A date after today where the player is: its challenge is not open yet."""
+    return check_date(date) > today()
+
+
 def challenge_seed(date: str) -> int:
     """The game seed of the challenge of ``date``: the same on every machine and every Python
     (a SHA-256 of a fixed text and the date, 48 bits)."""
@@ -348,5 +364,5 @@ class ReferenceProcess:
 
 __all__ = ["CHALLENGE_BOTS", "CHALLENGE_DEALS", "DealComparison", "Failed", "Finished",
            "Progress", "ReferenceProcess", "challenge_game", "challenge_seed", "compare",
-           "reference_key", "reference_points", "today", "totals", "valid_reference",
-           "verdict"]
+           "is_future", "record_date", "reference_key", "reference_points", "today", "totals",
+           "valid_reference", "verdict"]

@@ -363,6 +363,11 @@ def _run(args: argparse.Namespace) -> int:
     if command == "stats":
         return launch.stats()
     if command == "challenge":
+        if args.date is not None:
+            from . import challenge
+
+            if args.date > challenge.today():  # where the player is (the local calendar)
+                raise UsageError(f"the challenge of {args.date} opens on that day")
         return launch.challenge(args.date)
     if command == "play":
         # What the command line says, for this game only; the rest comes from the settings

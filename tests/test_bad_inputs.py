@@ -59,6 +59,10 @@ ROWS: list[tuple[list[str], int, str]] = [
     (["replay", "{tmp}/infinity.json"], 2, "a record must be a JSON object"),
     (["replay", "{tmp}/header-only.json"], 2, "not a valid game record"),
     (["replay", "{tmp}/bad-card.json"], 2, "not a valid game record"),
+    # challenge: a date whose challenge is not open yet (today is local: see test_cli)
+    (["challenge", "--date", "2999-12-31"], 2, "the challenge of 2999-12-31 opens on that day"),
+    (["challenge", "--date", "tomorrow"], 2, "expected a date written YYYY-MM-DD"),
+    (["challenge", "--date", "2026-02-30"], 2, "no such date"),
     # simulate
     (["simulate", "--records", ""], 2, "--records: expected a file name"),
     (["simulate", "--records", "{tmp}"], 2, "--records: cannot write"),
@@ -189,7 +193,8 @@ def no_app(monkeypatch: pytest.MonkeyPatch) -> None:
     def started(*args: object, **kwargs: object) -> int:
         raise AssertionError("the command line accepted a bad input and started the app")
 
-    for name in ("setup", "play", "play_command", "resume", "replay", "history", "stats"):
+    for name in ("setup", "play", "play_command", "resume", "replay", "history", "stats",
+                 "challenge"):
         monkeypatch.setattr(launch, name, started)
 
 

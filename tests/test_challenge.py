@@ -255,9 +255,9 @@ def test_the_command_line_passes_the_date_on(monkeypatch: pytest.MonkeyPatch) ->
         return 0
 
     monkeypatch.setattr(launch, "challenge", challenge)
-    assert cli.main(["challenge", "--date", "2026-12-01"]) == 0
+    assert cli.main(["challenge", "--date", "2026-11-29"]) == 0
     assert cli.main(["challenge"]) == 0
-    assert asked == ["2026-12-01", None]  # None: today, where the player is
+    assert asked == ["2026-11-29", None]  # None: today, where the player is
 
 
 def test_the_reference_is_kept_per_date_and_release() -> None:

@@ -121,3 +121,23 @@ def test_command_line_deal_limit_is_the_engines() -> None:
     from nil_tui.engine.game import MAX_DEALS
 
     assert argtypes.MAX_DEALS == MAX_DEALS
+
+
+def test_a_challenge_opens_on_its_day(monkeypatch: pytest.MonkeyPatch,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """Today's challenge and earlier ones open; tomorrow's is refused in one line."""
+    from nil_tui import challenge
+    from nil_tui.tui import launch
+
+    opened: list[str | None] = []
+    monkeypatch.setattr(challenge, "today", lambda: "2026-11-30")
+    monkeypatch.setattr(launch, "challenge", lambda date: opened.append(date) or 0)
+    assert main(["challenge", "--date", "2026-11-30"]) == 0
+    assert main(["challenge", "--date", "2025-01-01"]) == 0
+    assert main(["challenge"]) == 0  # today, as the app reckons it
+    assert opened == ["2026-11-30", "2025-01-01", None]
+    capsys.readouterr()
+    assert main(["challenge", "--date", "2026-12-01"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and opened == ["2026-11-30", "2025-01-01", None]
+    assert err == "nil-tui challenge: error: the challenge of 2026-12-01 opens on that day\n"

@@ -33,6 +33,10 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
+LOOK = ("speed", "ascii", "four_color", "theme", "trick_pause", "auto_play")
+"""The options that are the player's look of the table, not the game's: a resumed game takes
+the player's current ones (its deals, bots, seed, challenge and meter are its own)."""
+
 
 class ReferenceNewsArrived(Message):
     """The process working out a challenge's reference said something (from its thread)."""
@@ -335,9 +339,12 @@ class NilApp(App[int]):
         if not replace_saved and not self._store_later:  # a first run has no saved game
             saved = self._guarded("read the saved game", self.store.load_current, None)
             if saved is not None:
+                from ..challenge import record_date
                 from .screens.dialogs import ReplaceSaved
 
-                self.push_screen(ReplaceSaved(describe_saved(saved[0])),
+                self.push_screen(ReplaceSaved(describe_saved(saved[0]),
+                                              saved_challenge=record_date(saved[0]),
+                                              new_challenge=options.challenge),
                                  lambda answer: self._replace_answer(answer, options))
                 return
         from ..engine import Game
@@ -361,7 +368,7 @@ class NilApp(App[int]):
 
     def _replace_answer(self, answer: str | None, options: PlayOptions) -> None:
         if answer == "resume":
-            if not self.resume_saved():
+            if not self.resume_saved(look=options):
                 self._back_to_setup()
         elif answer == "new":
             kept = self._guarded("keep the saved game", self.store.archive_current, None)
@@ -456,8 +463,18 @@ class NilApp(App[int]):
             self.notify(f"No theme called {escape(repr(options.theme))} (themes: {known}).",
                         severity="warning", timeout=8)
 
-    def resume_saved(self) -> bool:
-        """Continue the saved game exactly where it stopped; False when there is none."""
+    def look_now(self, look: PlayOptions | None = None) -> dict[str, Any]:
+        """The player's look as options: those of ``look`` (the look chosen on screen, or
+        given for a new game) or else the player's settings (the keys they have)."""
+        if look is not None:
+            return {key: getattr(look, key) for key in LOOK}
+        settings: dict[str, Any] = self._guarded("read the settings",
+                                                 self.store.load_settings, {})
+        return {key: settings[key] for key in LOOK if key in settings}
+
+    def resume_saved(self, look: PlayOptions | None = None) -> bool:
+        """Continue the saved game exactly where it stopped, in the player's look now (see
+        :meth:`look_now`); False when there is none."""
         from ..engine import Game, RecordError
 
         saved = self._guarded("read the saved game", self.store.load_current, None)
@@ -474,22 +491,24 @@ class NilApp(App[int]):
             self.notify(escape(f"The saved game cannot be resumed: {reason}.{where}"),
                         severity="error", timeout=12)
             return False
-        self.options = self._options_of(game, options_from_dict(
-            opts if isinstance(opts, dict) else {}, self.options))
+        data = dict(opts) if isinstance(opts, dict) else {}
+        data.update(self.look_now(look))
+        self.options = self._options_of(game, options_from_dict(data, self.options))
         if game.is_over:
             self.finish_game(game, self.options)
             return False
         self._play(game)
         return True
 
-    def resume_from_history(self, game_id: int) -> None:
+    def resume_from_history(self, game_id: int, look: PlayOptions | None = None) -> None:
         """Make an unfinished game from history the saved game (the one saved until now
-        goes to history in its place) and continue it."""
+        goes to history in its place) and continue it (in ``look``, see
+        :meth:`resume_saved`)."""
         reopened = self._guarded("reopen the game", lambda: self.store.reopen(game_id), None)
         if reopened is None:
             self.notify("That game could not be reopened.", severity="error")
             return
-        if not self.resume_saved():
+        if not self.resume_saved(look):
             self.notify("That game could not be resumed.", severity="error")
 
     def open_history(self) -> None:
@@ -526,20 +545,28 @@ class NilApp(App[int]):
         player's settings."""
         from dataclasses import replace
 
-        from ..challenge import CHALLENGE_BOTS, CHALLENGE_DEALS, challenge_seed
+        from ..challenge import CHALLENGE_BOTS, CHALLENGE_DEALS, challenge_seed, is_future
 
+        if is_future(date):
+            self.notify(f"The challenge of {date} opens on that day.", severity="warning",
+                        timeout=8)
+            self._back_to_setup()
+            return
         found = self._guarded("look for the challenge",
                               lambda: self.store.find_challenge(date), None)
-        if found is not None and self._open_found_challenge(date, found):
+        if found is not None and self._open_found_challenge(date, found, look):
             return
         base = look if look is not None else self.load_options()
         self.start_game(replace(base, challenge=date, deals=CHALLENGE_DEALS,
                                 bots=CHALLENGE_BOTS, seed=challenge_seed(date), meter=False,
                                 from_setup=False))
 
-    def _open_found_challenge(self, date: str, found: dict[str, Any]) -> bool:
-        """Continue or show a challenge the store knows; False when it cannot be opened
-        (a new one is then dealt: the same cards)."""
+    def _open_found_challenge(self, date: str, found: dict[str, Any],
+                              look: PlayOptions | None = None) -> bool:
+        """Continue or show a challenge the store knows (in ``look``, see
+        :meth:`resume_saved`); False when it cannot be opened (a new one is then dealt: the
+        same cards)."""
+
         from ..engine import Game, RecordError
 
         where, game_id = found.get("where"), found.get("id")
@@ -550,13 +577,14 @@ class NilApp(App[int]):
             try:
                 game = Game.from_record(saved[0])
             except (RecordError, ValueError, TypeError, KeyError):
-                return self.resume_saved()  # it says why and sets the record aside
+                return self.resume_saved(look)  # it says why and sets the record aside
             if game.is_over:  # finished but not yet moved to history
-                self.options = self._options_of(game, self.options)
+                self.options = self._options_of(game, options_from_dict(
+                    self.look_now(look), self.options))
                 path = self.finish_game(game, self.options)
                 self.show_challenge(game, path)
                 return True
-            return self.resume_saved()
+            return self.resume_saved(look)
         if not isinstance(game_id, int):
             # Finished here and still waiting to be written: the game is the one just played.
             just = self._unkept[0] if self._unkept is not None else (
@@ -567,7 +595,7 @@ class NilApp(App[int]):
                 return True
             return False
         if not found.get("finished"):
-            self.resume_from_history(game_id)
+            self.resume_from_history(game_id, look)
             return True
         record = self._guarded("read the challenge", lambda: self.store.load_record(game_id),
                                None)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
+from textual.widgets import Button, Static
 from tui_helpers import blocking_opener
 
 from nil_tui import challenge
@@ -25,6 +26,7 @@ from nil_tui.tui.app import NilApp
 from nil_tui.tui.screens.challenge import ChallengeScreen
 from nil_tui.tui.screens.dialogs import ReplaceSaved
 from nil_tui.tui.screens.setup import SetupScreen
+from nil_tui.tui.screens.summary import ScoresScreen
 from nil_tui.tui.screens.table import TableScreen
 
 DATE = "2026-11-30"
@@ -110,9 +112,10 @@ def cards_played(game: Game) -> list[str]:
 
 
 def setup_store(home: Any, current: Game | None = None, current_options: dict[str, Any] |
-                None = None, finished: Game | None = None, aside: Game | None = None) -> None:
+                None = None, finished: Game | None = None, aside: Game | None = None,
+                **settings: Any) -> None:
     with Store.open(home) as store:
-        store.save_settings(dict(LOOK))
+        store.save_settings({**LOOK, **settings})
         if aside is not None:
             store.save_current(aside.to_record(), options_dict())
             assert store.archive_current() is not None
@@ -142,6 +145,10 @@ def at_table(app: NilApp) -> Callable[[], bool]:
 
 def app_for(date: str = DATE) -> NilApp:
     return NilApp("challenge", challenge_date=date, opener=blocking_opener([]))
+
+
+def dialog_text(app: NilApp) -> str:
+    return "\n".join(str(w.render()) for w in app.screen.query(Static))
 
 
 def screen_text(app: NilApp) -> str:
@@ -218,6 +225,11 @@ async def test_another_saved_game_is_offered_first(nil_home: Any) -> None:
     app = app_for()
     async with app.run_test(size=(100, 32)) as pilot:
         await until(pilot, lambda: isinstance(app.screen, ReplaceSaved), "the question")
+        said = dialog_text(app)
+        assert "The saved game (deal 1 of 3" in said
+        assert f"The new game is the daily challenge of {DATE}." in said
+        assert "Start the challenge keeps the saved game in History" in said
+        assert str(app.screen.query_one("#answer-new", Button).label) == "Start the challenge"
         await pilot.click("#answer-new")
         await until(pilot, at_table(app), "the table")
         assert app.screen.game.challenge["date"] == DATE  # type: ignore[attr-defined]
@@ -273,8 +285,9 @@ async def finish(app: NilApp, pilot: Any) -> ChallengeScreen:
 async def test_the_comparison_waits_for_the_expert_then_fills_in(short_home: Path,
                                                                  ascii: bool) -> None:
     almost = to_last_card(challenge_game(DATE))
-    # a resumed game keeps the look it was saved with
-    setup_store(short_home, current=almost, current_options=options_dict(ascii=ascii))
+    # a resumed game takes the player's look now, not the one it was saved with
+    setup_store(short_home, current=almost, current_options=options_dict(ascii=not ascii),
+                ascii=ascii)
     app = app_for()
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, at_table(app), "the table")
@@ -454,3 +467,94 @@ def test_you_within_a_sentence_is_lower_case() -> None:
     assert names_list([0, 1]) == "You and West"  # starting a sentence
     assert names_list([1, 0], start=True) == "West and you"
     assert names_list([0, 2, 3], start=False) == "you, North and East"
+
+
+# --- naming the challenge, its date, the player's look -------------------------------------
+async def test_a_saved_challenge_is_named_in_setup_the_question_and_the_scoreboard(
+        nil_home: Any) -> None:
+    started = played(challenge_game(DATE), 30)
+    n = len(started.deals)
+    setup_store(nil_home, current=started)
+    app = NilApp("setup", opener=blocking_opener([]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, SetupScreen), "setup")
+        setup = app.screen
+        assert str(setup.query_one("#resume", Button).label) == (
+            f"Resume the daily challenge of {DATE} (deal {n} of 4)")
+        await pilot.press("ctrl+s")  # a new ordinary game
+        await until(pilot, lambda: isinstance(app.screen, ReplaceSaved), "the question")
+        said = dialog_text(app)
+        assert f"The saved daily challenge of {DATE} (deal {n} of 4, started " in said
+        assert "Start new keeps the saved game in History" in said
+        assert "The new game is" not in said
+        await pilot.click("#answer-resume")
+        await until(pilot, at_table(app), "the table")
+        await until(pilot, lambda: app.screen.driver.human_to_move(),  # type: ignore[attr-defined]
+                    "your card")
+        await pilot.press("s")
+        await until(pilot, lambda: isinstance(app.screen, ScoresScreen), "the scoreboard")
+        text = screen_text(app)
+        assert f"Scoreboard: deal {n} of 4 (daily challenge {DATE})" in text
+        assert "Enter or Esc: back to the table" in text
+        await pilot.press("escape")
+        await until(pilot, at_table(app), "the table again")
+
+
+async def test_a_resumed_challenge_takes_the_players_look_now(nil_home: Any) -> None:
+    started = played(challenge_game(DATE), 30)
+    then = options_dict(speed="slow", ascii=False, four_color=False, theme="textual-dark",
+                        trick_pause="brief", auto_play=True, meter=True)
+    setup_store(nil_home, current=started, current_options=then, ascii=True, four_color=True,
+                theme="nord", trick_pause="key")
+    app = app_for()
+    async with app.run_test(size=(100, 32)) as pilot:
+        await until(pilot, at_table(app), "the table")
+        o = app.options
+        assert (o.speed, o.ascii, o.four_color, o.theme, o.trick_pause, o.auto_play) == (
+            "instant", True, True, "nord", "key", False)
+        assert app.theme == "nord"
+        # the game's own: its deals, bots, seed, date; no meter in a challenge
+        assert (o.deals, o.bots, o.seed, o.challenge, o.meter) == (
+            4, challenge.CHALLENGE_BOTS, started.seed, DATE, False)
+        assert app.screen.options.ascii  # type: ignore[attr-defined]
+
+
+async def test_any_resumed_game_takes_the_players_look_but_keeps_its_meter(
+        nil_home: Any) -> None:
+    started = played(Game(3, 11), 5)
+    then = options_dict(deals=3, bots=("easy", "hard", "easy"), seed=11, ascii=False,
+                        meter=True)
+    setup_store(nil_home, current=started, current_options=then, ascii=True, meter=False,
+                deals=8, bots=["expert"] * 3)
+    app = NilApp("resume", opener=blocking_opener([]))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await until(pilot, at_table(app), "the table")
+        o = app.options
+        assert o.ascii and o.speed == "instant" and not o.auto_play  # the look now
+        assert o.meter and o.deals == 3 and o.seed == 11  # the game's own
+        assert o.challenge is None
+
+
+async def test_the_setup_resume_button_takes_the_look_on_screen(nil_home: Any) -> None:
+    started = played(challenge_game(DATE), 30)
+    setup_store(nil_home, current=started)
+    app = NilApp("setup", opener=blocking_opener([]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, SetupScreen), "setup")
+        await pilot.click("#four")
+        await pilot.click("#resume")
+        await until(pilot, at_table(app), "the table")
+        assert app.options.four_color and app.options.challenge == DATE
+
+
+async def test_a_challenge_of_a_later_date_does_not_open(nil_home: Any,
+                                                         monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    monkeypatch.setattr(challenge, "today", lambda: DATE)
+    setup_store(nil_home)
+    app = app_for("2026-12-01")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, SetupScreen), "setup")
+        assert app.driver is None and FakeReference.made == []
+        assert [n.message for n in app._notifications] == [
+            "The challenge of 2026-12-01 opens on that day."]

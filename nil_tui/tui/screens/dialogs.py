@@ -94,16 +94,22 @@ class _Choice(ModalScreen[str | None]):
 
 class ReplaceSaved(_Choice):
     """A new game would replace an unfinished one: resume it, keep it in history and start
-    the new one, or cancel. Answers "resume", "new" or None."""
+    the new one, or cancel. Answers "resume", "new" or None. ``saved_challenge`` /
+    ``new_challenge``: the date of the daily challenge the saved / the new game is, if so."""
 
-    def __init__(self, description: str) -> None:
-        super().__init__(
-            "You have an unfinished game",
-            [f"The saved game ({description}) is not over.",
-             Text("Start new keeps it in History, where it can be resumed later.",
-                  style="dim")],
-            [("resume", "Resume it"), ("new", "Start new"), ("cancel", "Cancel")],
-            default="resume")
+    def __init__(self, description: str, *, saved_challenge: str | None = None,
+                 new_challenge: str | None = None) -> None:
+        saved = ("saved game" if saved_challenge is None
+                 else f"saved daily challenge of {saved_challenge}")
+        start = "Start new" if new_challenge is None else "Start the challenge"
+        lines: list[str | Text] = [f"The {saved} ({description}) is not over."]
+        if new_challenge is not None:
+            lines.append(f"The new game is the daily challenge of {new_challenge}.")
+        lines.append(Text(f"{start} keeps the saved game in History, where it can be resumed "
+                          "later.", style="dim"))
+        super().__init__("You have an unfinished game", lines,
+                         [("resume", "Resume it"), ("new", start), ("cancel", "Cancel")],
+                         default="resume")
 
     @on(Button.Pressed, "#answer-cancel")
     def _cancelled(self, event: Button.Pressed) -> None:

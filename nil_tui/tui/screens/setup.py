@@ -132,9 +132,13 @@ class SetupScreen(NilScreen):
             yield Static(Text.assemble(("Zero", "bold"), " (Nil): the card game where "
                                        "nobody wants a trick"), id="setup-title")
             if self.saved is not None:
+                from ...challenge import record_date
+
                 record, _ = self.saved
                 n = len(record.get("deals", [])) or 1
-                yield Button(f"Resume the saved game (deal {n} of "
+                date = record_date(record)
+                what = "saved game" if date is None else f"daily challenge of {date}"
+                yield Button(f"Resume the {what} (deal {n} of "
                              f"{record.get('deals_planned', '?')})", id="resume",
                              variant="success")
             with Horizontal(classes="setup-row"):
@@ -322,7 +326,8 @@ class SetupScreen(NilScreen):
 
     @on(Button.Pressed, "#resume")
     def _resume_pressed(self) -> None:
-        if not self.nil_app.resume_saved():
+        # in the look on screen now (its deals, bots and seed are the saved game's own)
+        if not self.nil_app.resume_saved(look=self.read_look()):
             self.nil_app.open_setup()  # it could not be resumed: setup without it
 
     @on(Button.Pressed, "#challenge")
