@@ -327,6 +327,12 @@ class Game:
         return True
 
     @property
+    def challenge_under_way(self) -> bool:
+        """A daily challenge not yet over: it is played without help, so nothing may advise
+        the player (hints, undo, the meter, the analysis) until it is."""
+        return self.challenge is not None and not self.is_over
+
+    @property
     def assisted(self) -> bool:
         """Whether the player had help: undo, hints or the clean-chance meter."""
         return bool(self.undone or self.assists)

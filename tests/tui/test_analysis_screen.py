@@ -333,24 +333,24 @@ def test_no_analysis_on_the_summary_while_a_daily_challenge_is_under_way() -> No
     game.deals.pop()  # the game as it stood after deal 2 of 3
     game.challenge = {"date": "2026-11-30", "reference": None}
     assert not game.is_over
-    assert SummaryScreen(game, between_deals=True).analysis_waits
+    assert game.challenge_under_way
     assert SummaryScreen(game, between_deals=True).check_action("analyse", ()) is False
     game.challenge = None
-    assert not SummaryScreen(game, between_deals=True).analysis_waits
+    assert not game.challenge_under_way
     over = played_game(deals=3)
     over.challenge = {"date": "2026-11-30", "reference": None}
-    assert not SummaryScreen(over, between_deals=True).analysis_waits  # the challenge is over
+    assert not over.challenge_under_way  # the challenge is over
 
 
 async def test_the_review_refuses_the_analysis_while_a_daily_challenge_is_under_way(
         fake: FakeAnalyse, store: Store) -> None:
-    from nil_tui.tui.screens.review import ANALYSIS_WAITS, challenge_under_way
+    from nil_tui.tui.screens.review import ANALYSIS_WAITS
 
     fake.gate.set()
     game = played_game(deals=3)
     game.deals.pop()  # the game as it stood after deal 2 of 3
     game.challenge = {"date": "2026-11-30", "reference": None}
-    assert challenge_under_way(game)
+    assert game.challenge_under_way
     app = Host(lambda: ReviewScreen(game), store)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await pilot.pause()

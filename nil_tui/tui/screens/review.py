@@ -17,13 +17,6 @@ from ..widgets.cards import CardLook
 from ..widgets.trick import TrickInfo, TrickView
 from .base import NilScreen
 
-
-def challenge_under_way(game: Game) -> bool:
-    """A daily challenge not yet over: no analysis until it is (the expert's view of the
-    player's cards is help, and the challenge is played without help)."""
-    return game.challenge is not None and not game.is_over
-
-
 ANALYSIS_WAITS = "The analysis of your plays opens once the challenge is over (in history)."
 
 
@@ -160,13 +153,13 @@ class ReviewScreen(NilScreen):
         self.deal_index = min(max(self.deal_index + delta, 0), len(self.game.deals) - 1)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "analyse" and challenge_under_way(self.game):
+        if action == "analyse" and self.game.challenge_under_way:
             return False
         return super().check_action(action, parameters)
 
     def on_key(self, event: events.Key) -> None:
         """``e`` / ``E`` (hidden during a challenge under way) say when the analysis opens."""
-        if event.character in ("e", "E") and challenge_under_way(self.game):
+        if event.character in ("e", "E") and self.game.challenge_under_way:
             event.stop()
             self.notify(ANALYSIS_WAITS, severity="warning")
 
@@ -174,7 +167,7 @@ class ReviewScreen(NilScreen):
         """The analysis of the deal on show (``e``), or of every finished deal (``E``)."""
         from .analysis import analysis_of, finished_deals
 
-        if challenge_under_way(self.game):
+        if self.game.challenge_under_way:
             self.notify(ANALYSIS_WAITS, severity="warning")
             return
 

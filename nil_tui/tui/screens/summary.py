@@ -17,6 +17,7 @@ from ..widgets.cards import CardLook
 from ..widgets.trick import TrickInfo, TrickView
 from ..words import SEAT_LABELS, seat_subject
 from .base import NilScreen
+from .review import ANALYSIS_WAITS
 
 
 def deals_table(game: Game) -> Table:
@@ -152,8 +153,7 @@ class SummaryScreen(NilScreen):
                     yield trick
             yield Static(standings_text(game, final=game.is_over), id="summary-standings")
             hint = ("Enter: next deal   d: the hands as dealt   t: the last trick with all hands"
-                    + ("\nThe analysis of your plays opens once the challenge is over (in "
-                       "history)." if self.analysis_waits else
+                    + ("\n" + ANALYSIS_WAITS if self.game.challenge_under_way else
                        "\na: the analysis of your plays in this deal")
                     if self.between_deals else "Enter or Esc: back" if game.is_over
                     else "Enter or Esc: back to the table")
@@ -163,17 +163,11 @@ class SummaryScreen(NilScreen):
     def action_close(self) -> None:
         self.dismiss(None)
 
-    @property
-    def analysis_waits(self) -> bool:
-        """A daily challenge under way: no analysis until it is over (the expert's view of
-        your cards is help, and the challenge is played without help)."""
-        return self.game.challenge is not None and not self.game.is_over
-
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("review", "analyse") and (not self.between_deals
                                                 or self.finished_deal is None):
             return False
-        if action == "analyse" and self.analysis_waits:
+        if action == "analyse" and self.game.challenge_under_way:
             return False
         return super().check_action(action, parameters)
 
