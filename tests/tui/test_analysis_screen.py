@@ -365,5 +365,5 @@ async def test_the_review_refuses_the_analysis_while_a_daily_challenge_is_under_
         assert said == [ANALYSIS_WAITS, ANALYSIS_WAITS]
     over = played_game(deals=3)
     over.challenge = {"date": "2026-11-30", "reference": None}
-    assert not challenge_under_way(over)
-    assert not challenge_under_way(played_game(deals=2))
+    assert not over.challenge_under_way
+    assert not played_game(deals=2).challenge_under_way
