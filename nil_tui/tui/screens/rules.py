@@ -24,8 +24,8 @@ KEYS = (
     ("u", "undo: take back your last card and the plays after it (an assisted game)"),
     ("c", "card tracker: the cards still out, and the suits each player has shown out of"),
     ("m", "meter: your chance to stay clean, estimated from what you see (assisted game)"),
-    ("a", ("on the deal summary, at game over and in history: the analysis of your plays "
-          "(in a review: e this deal, E every deal)")),
+    ("a", ("on the deal summary, at game over, on a challenge's result and in history: the "
+          "analysis of your plays (in a review: e this deal, E every deal)")),
     ("g", ("at game over: each player's running total, deal by deal (beside the table when "
           "wide)")),
     ("", "a daily challenge has no hints, undo or meter; its analysis opens once it is over"),
