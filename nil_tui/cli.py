@@ -363,38 +363,47 @@ def _run(args: argparse.Namespace) -> int:
     if command == "stats":
         return launch.stats()
     if command == "challenge":
-        if args.date is not None:
-            from . import challenge
-
-            if args.date > challenge.today():  # where the player is (the local calendar)
-                raise UsageError(f"the challenge of {args.date} opens on that day")
-        return launch.challenge(args.date)
+        return launch.challenge(challenge_date(args.date))
     if command == "play":
-        # What the command line says, for this game only; the rest comes from the settings
-        # last chosen in setup, which the app reads after its first frame (the store is not
-        # opened before it).
-        overrides: dict[str, object] = {"seed": args.seed}
-        if args.deals:
-            overrides["deals"] = args.deals
-        if args.difficulty is not None or args.bots is not None:
-            overrides["bots"] = parse_bots(args.difficulty, args.bots,
-                                           PlayOptions().bots)
-        if args.speed:
-            overrides["speed"] = args.speed
-        if args.ascii is not None:
-            overrides["ascii"] = args.ascii
-        if args.four_color is not None:
-            overrides["four_color"] = args.four_color
-        if args.auto_play is not None:
-            overrides["auto_play"] = args.auto_play
-        if args.wait_after_trick is not None:
-            overrides["trick_pause"] = "key" if args.wait_after_trick else "brief"
-        if args.theme is not None:
-            overrides["theme"] = args.theme
-        if args.meter is not None:
-            overrides["meter"] = args.meter
-        return launch.play_command(overrides)
+        return launch.play_command(play_overrides(args))
     return launch.setup()
+
+
+def challenge_date(date: str | None) -> str | None:
+    """``--date`` of ``nil-tui challenge``: a day that has come (the player's calendar)."""
+    if date is not None:
+        from . import challenge
+
+        if date > challenge.today():
+            raise UsageError(f"the challenge of {date} opens on that day")
+    return date
+
+
+def play_overrides(args: argparse.Namespace) -> dict[str, object]:
+    """What ``nil-tui play``'s command line says, for this game only; the rest comes from the
+    settings last chosen in setup, which the app reads after its first frame (the store is
+    not opened before it)."""
+    overrides: dict[str, object] = {"seed": args.seed}
+    if args.deals:
+        overrides["deals"] = args.deals
+    if args.difficulty is not None or args.bots is not None:
+        overrides["bots"] = parse_bots(args.difficulty, args.bots,
+                                       PlayOptions().bots)
+    if args.speed:
+        overrides["speed"] = args.speed
+    if args.ascii is not None:
+        overrides["ascii"] = args.ascii
+    if args.four_color is not None:
+        overrides["four_color"] = args.four_color
+    if args.auto_play is not None:
+        overrides["auto_play"] = args.auto_play
+    if args.wait_after_trick is not None:
+        overrides["trick_pause"] = "key" if args.wait_after_trick else "brief"
+    if args.theme is not None:
+        overrides["theme"] = args.theme
+    if args.meter is not None:
+        overrides["meter"] = args.meter
+    return overrides
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -35,25 +35,44 @@ def now_utc() -> str:
     return _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def _deal_record(deal: Deal) -> dict[str, Any]:
+    """One deal as the record writes it (its last trick may be in progress)."""
+    tricks: list[dict[str, Any]] = [
+        {"leader": t.leader, "cards": [str(c) for c in t.cards], "winner": t.winner}
+        for t in deal.tricks
+    ]
+    if deal.trick:
+        tricks.append({"leader": deal.leader, "cards": [str(c) for c in deal.trick],
+                       "winner": None})
+    return {
+        "dealer": deal.dealer,
+        "hands": [[str(c) for c in deal.dealt_hand(s)] for s in range(4)],
+        "tricks": tricks,
+        "taken": list(deal.taken),
+        "points": list(deal.points) if deal.is_over else None,
+    }
+
+
+def _optional_fields(game: Game) -> dict[str, Any]:
+    """The fields a record has only when they say something."""
+    out: dict[str, Any] = {}
+    if game.is_over:
+        out["losers"] = list(game.losers)
+    if game.incidents:
+        out["incidents"] = [dict(i) for i in game.incidents]
+    if game.undone:
+        out["undone"] = [dict(u) for u in game.undone]
+    if game.assists:
+        out["assists"] = list(game.assists)
+    if game.challenge is not None:
+        ref = game.challenge.get("reference")
+        out["challenge"] = {"date": game.challenge["date"],
+                            "reference": None if ref is None else list(ref)}
+    return out
+
+
 def to_record(game: Game) -> dict[str, Any]:
     """The game as a JSON-ready record (finished or in progress)."""
-    deals = []
-    for deal in game.deals:
-        tricks: list[dict[str, Any]] = [
-            {"leader": t.leader, "cards": [str(c) for c in t.cards], "winner": t.winner}
-            for t in deal.tricks
-        ]
-        if deal.trick:
-            tricks.append({"leader": deal.leader, "cards": [str(c) for c in deal.trick],
-                           "winner": None})
-        deals.append({
-            "dealer": deal.dealer,
-            "hands": [[str(c) for c in deal.dealt_hand(s)] for s in range(4)],
-            "tricks": tricks,
-            "taken": list(deal.taken),
-            "points": list(deal.points) if deal.is_over else None,
-        })
-    finished = game.is_over
     record: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
@@ -67,22 +86,11 @@ def to_record(game: Game) -> dict[str, Any]:
             "draws": [[None if c is None else str(c) for c in row] for row in game.cut.draws],
             "dealer": game.cut.dealer,
         },
-        "deals": deals,
+        "deals": [_deal_record(deal) for deal in game.deals],
         "totals": list(game.totals),
-        "finished": finished,
+        "finished": game.is_over,
     }
-    if finished:
-        record["losers"] = list(game.losers)
-    if game.incidents:
-        record["incidents"] = [dict(i) for i in game.incidents]
-    if game.undone:
-        record["undone"] = [dict(u) for u in game.undone]
-    if game.assists:
-        record["assists"] = list(game.assists)
-    if game.challenge is not None:
-        ref = game.challenge.get("reference")
-        record["challenge"] = {"date": game.challenge["date"],
-                               "reference": None if ref is None else list(ref)}
+    record.update(_optional_fields(game))
     return record
 
 

@@ -114,20 +114,33 @@ class StatsScreen(Screen[None]):
         self.refresh_figures()
 
     def refresh_figures(self) -> None:
-        ascii = self.ascii
         stats = self.store.stats() or {}
         zero: dict[str, Any] = {"games": 0, "lost": 0, "deals": 0, "clean_deals": 0,
                                 "points": 0, "points_per_deal": 0.0}
         overall = stats.get("overall") or zero
         by = stats.get("by_difficulty") or {}
         played = overall["games"] > 0
+        self._show_head(overall, by, played)
+        series = list(stats.get("series") or [])
+        sparkline = self._show_results(series[-SERIES_LENGTH:])
+        for widget_id in ("#stats-table", "#stats-chart-range"):
+            self.query_one(widget_id).display = played
+        self.query_one("#stats-chart-title").display = played and not self.ascii
+        self.query_one("#stats-chart").display = played and sparkline
+        self.query_one("#stats-empty").display = not played
+        self._draw_games(series)
+        self._draw_challenges(list(stats.get("challenges") or []))
+        self._draw_clean(by)
+
+    def _show_head(self, overall: dict[str, Any], by: dict[str, Any], played: bool) -> None:
+        """The headline and the table of figures by level of opponents."""
+        ascii = self.ascii
         head = Text("Statistics", style="bold")
         if played:
             head.append(f"   {count(overall['games'], 'game')}, under the table in "
                         f"{overall['lost']} "
                         f"({share(overall['lost'], overall['games'], ascii)})", style="dim")
         self.query_one("#stats-head", Static).update(head)
-
         table = self.query_one(DataTable)
         table.clear(columns=True)
         for label in ("Difficulty", "Games", "Lost", "Deals", "Clean deals", "Pts/deal"):
@@ -137,7 +150,10 @@ class StatsScreen(Screen[None]):
         if len(by) > 1:
             table.add_row(*figures_row("all", overall, ascii), key="all")
 
-        series = list(stats.get("series") or [])[-SERIES_LENGTH:]
+    def _show_results(self, series: list[dict[str, Any]]) -> bool:
+        """The sparkline of points per deal and the results game by game; whether the
+        sparkline is shown."""
+        ascii = self.ascii
         values = [float(s["points_per_deal"]) for s in series]
         # The sparkline needs two games to draw a line (one value fills it solid), and its
         # blocks are no ASCII: in ASCII the chart below shows the same figures, and here
@@ -163,15 +179,7 @@ class StatsScreen(Screen[None]):
                              style="bold red" if s["lost"] else "")
             marks.append(f"  ({lost_mark} under the table)", style="dim")
         self.query_one("#stats-chart-range", Static).update(marks)
-
-        for widget_id in ("#stats-table", "#stats-chart-range"):
-            self.query_one(widget_id).display = played
-        self.query_one("#stats-chart-title").display = played and not ascii
-        self.query_one("#stats-chart").display = played and sparkline
-        self.query_one("#stats-empty").display = not played
-        self._draw_games(list(stats.get("series") or []))
-        self._draw_challenges(list(stats.get("challenges") or []))
-        self._draw_clean(by)
+        return sparkline
 
     def _title(self, widget_id: str, title: str, note: str) -> None:
         text = Text(title, style="bold")
