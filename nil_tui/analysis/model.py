@@ -277,7 +277,8 @@ _DECISION_FIELDS = {"deal", "trick", "seat", "played", "best", "cost", "cost_se"
                     "took_trick", "was_clean", "legal", "layouts", "options"}
 
 
-def _read_decision(value: Any, where: str, deal: int, seat: int) -> Decision:
+def _read_fields(value: Any, where: str, deal: int, seat: int) -> dict[str, Any]:
+    """A decision's object: exactly its fields, for this analysis's deal and seat."""
     item = _object(value, where)
     if set(item) != _DECISION_FIELDS:
         missing = sorted(_DECISION_FIELDS - set(item))
@@ -288,6 +289,20 @@ def _read_decision(value: Any, where: str, deal: int, seat: int) -> Decision:
         raise BadAnalysis(f"{where}.deal: expected {deal}, the analysis's deal")
     if item["seat"] != seat or isinstance(item["seat"], bool):
         raise BadAnalysis(f"{where}.seat: expected {seat}, the analysis's seat")
+    return item
+
+
+def _read_legal(value: Any, where: str, played: Card) -> tuple[Card, ...]:
+    if not isinstance(value, list) or not 1 <= len(value) <= 13:
+        raise BadAnalysis(f"{where}: expected a list of 1 to 13 cards")
+    legal = tuple(_card(c, f"{where}[{k}]") for k, c in enumerate(value))
+    if len(set(legal)) != len(legal) or played not in legal:
+        raise BadAnalysis(f"{where}: expected different cards, the card played among them")
+    return legal
+
+
+def _read_decision(value: Any, where: str, deal: int, seat: int) -> Decision:
+    item = _read_fields(value, where, deal, seat)
     trick = _whole(item["trick"], f"{where}.trick", 1, 13)
     played = _card(item["played"], f"{where}.played")
     best = _card(item["best"], f"{where}.best")
@@ -297,13 +312,7 @@ def _read_decision(value: Any, where: str, deal: int, seat: int) -> Decision:
     cost = _figure(item["cost"], f"{where}.cost", 0.0, MAX_POINTS)
     cost_se = _figure(item["cost_se"], f"{where}.cost_se", 0.0, MAX_POINTS)
     layouts = _whole(item["layouts"], f"{where}.layouts", 0, 10**9)
-    raw_legal = item["legal"]
-    if not isinstance(raw_legal, list) or not 1 <= len(raw_legal) <= 13:
-        raise BadAnalysis(f"{where}.legal: expected a list of 1 to 13 cards")
-    legal = tuple(_card(c, f"{where}.legal[{k}]") for k, c in enumerate(raw_legal))
-    if len(set(legal)) != len(legal) or played not in legal:
-        raise BadAnalysis(f"{where}.legal: expected different cards, the card played among "
-                         "them")
+    legal = _read_legal(item["legal"], f"{where}.legal", played)
     raw = item["options"]
     if not isinstance(raw, list):
         raise BadAnalysis(f"{where}.options: expected a list")
