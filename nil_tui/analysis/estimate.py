@@ -201,27 +201,34 @@ def evaluate(view: PlayerView, budget: Budget = DEFAULT_BUDGET, played: int | No
     points: dict[int, list[float]] = {i: [] for i in moves}
     clean: dict[int, int] = dict.fromkeys(moves, 0)
     seen: dict[tuple[int, ...], list[tuple[float, bool]]] = {}
+
+    def outcomes(hands: list[int]) -> list[tuple[float, bool]]:
+        """Per move, on one layout: the seat's points and whether it ended clean."""
+        found = []
+        base = know.deal(hands)
+        for i in moves:
+            d = base.copy()
+            d.play(DECK[i])
+            if exact:
+                line = maxn(d, utils, [budget.endgame_nodes])
+                end = (int(line[4]), int(line[5]), int(line[6]), int(line[7]))
+                found.append((line[seat], clean_now and clean_at_end(end, seat, taken)))
+            else:
+                rollout(d)
+                found.append((float(d.points[seat]), d.taken[seat] == 0))
+        return found
+
     n = 0
     while True:
         for _ in range(budget.batch):
             hands = next(layouts)
-            key = tuple(hands)
-            found = seen.get(key) if exact else None
-            if found is None:
-                found = []
-                base = know.deal(hands)
-                for i in moves:
-                    d = base.copy()
-                    d.play(DECK[i])
-                    if exact:
-                        line = maxn(d, utils, [budget.endgame_nodes])
-                        end = (int(line[4]), int(line[5]), int(line[6]), int(line[7]))
-                        found.append((line[seat], clean_now and clean_at_end(end, seat, taken)))
-                    else:
-                        rollout(d)
-                        found.append((float(d.points[seat]), d.taken[seat] == 0))
-                if exact:  # an exact search of a layout gives the same answer every time
-                    seen[key] = found
+            if exact:  # an exact search of a layout gives the same answer every time
+                key = tuple(hands)
+                found = seen.get(key)
+                if found is None:
+                    found = seen[key] = outcomes(hands)
+            else:
+                found = outcomes(hands)
             for i, (value, stayed) in zip(moves, found):
                 points[i].append(value)
                 clean[i] += stayed
