@@ -453,7 +453,17 @@ class NilApp(App[int]):
         self.options = replace(self.options, bots=(bots[0], bots[1], bots[2]))
         self._replace_stack(TableScreen(driver, self.options, notes))
 
+    def get_key_display(self, binding: Binding) -> str:
+        """Keys as the footers show them; with ASCII suits, in ASCII too ("enter", not a
+        symbol)."""
+        shown = super().get_key_display(binding)
+        if self.options.ascii and not shown.isascii():
+            return binding.key.split(",")[0]
+        return shown
+
     def _apply_look(self, options: PlayOptions) -> None:
+        # ASCII suits: the footers' keys and their separator drawn in ASCII too (app.tcss)
+        self.set_class(options.ascii, "-ascii")
         if not options.theme or options.theme == self.theme:
             return
         if options.theme in self.available_themes:

@@ -116,3 +116,19 @@ async def test_losers_crawl_under_the_table_animated() -> None:
         drawn = str(art.render())
         for seat in game.losers:
             assert ("You", "West", "North", "East")[seat] in drawn
+
+
+async def test_with_ascii_suits_the_footer_keys_are_ascii_too() -> None:
+    from textual.binding import Binding
+
+    from nil_tui.options import PlayOptions
+    from nil_tui.tui.app import NilApp
+
+    plain = NilApp("play", options=PlayOptions(seed=3, speed="instant"))
+    ascii = NilApp("play", options=PlayOptions(seed=3, speed="instant", ascii=True))
+    enter = Binding("enter", "close", "Back")
+    assert not plain.get_key_display(enter).isascii()  # the return symbol
+    assert ascii.get_key_display(enter) == "enter"
+    async with ascii.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert ascii.has_class("-ascii")
