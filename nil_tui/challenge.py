@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .engine import SEAT_NAMES, Game, Phase
+from .engine.deal import TRICKS_PER_DEAL as TRICKS  # progress counts tricks (an early end: 13)
 from .processes import start_resource_tracker
 
 if TYPE_CHECKING:
@@ -33,7 +34,6 @@ CHALLENGE_DEALS = 4
 CHALLENGE_BOTS = ("expert", "expert", "expert")
 REFERENCE_LEVEL = "expert"  # who plays the player's seat in the reference game
 REFERENCE_VERSION = 1  # bump when the reference game changes (the release is in the key too)
-TRICKS = 13  # tricks in a full deal: progress counts tricks, a deal that ends early skips on
 
 _SEED_TEXT = "nil-tui daily duplicate challenge"
 
@@ -45,13 +45,9 @@ def today() -> str:
 
 def check_date(date: str) -> str:
     """The date itself when it is a real date written YYYY-MM-DD; ValueError otherwise."""
-    if not isinstance(date, str) or len(date) != 10:
-        raise ValueError(f"expected a date written YYYY-MM-DD, got {date!r}")
-    try:
-        day = datetime.date.fromisoformat(date)
-    except ValueError:
-        raise ValueError(f"expected a date written YYYY-MM-DD, got {date!r}") from None
-    if day.isoformat() != date:
+    from .engine.records import is_date
+
+    if not is_date(date):
         raise ValueError(f"expected a date written YYYY-MM-DD, got {date!r}")
     return date
 
@@ -154,14 +150,15 @@ def reference_points(date: str, progress: Callable[[int, int], object] | None = 
 
 def valid_reference(value: object, deals: int = CHALLENGE_DEALS) -> list[int] | None:
     """The reference in ``value`` (a list of points, or a store entry ``{"points": [...]}``)
-    when it is well formed; None otherwise."""
+    when it is well formed (the records' rule); None otherwise."""
+    from .engine.records import RecordError, read_reference
+
     if isinstance(value, dict):
         value = value.get("points")
-    if not isinstance(value, list) or len(value) != deals:
+    try:
+        return read_reference(value, deals)
+    except RecordError:
         return None
-    if not all(type(p) is int and 0 <= p <= 3 for p in value):
-        return None
-    return list(value)
 
 
 # --- the comparison ------------------------------------------------------------------------

@@ -420,19 +420,28 @@ def _read_challenge(value: Any, planned: int) -> dict[str, Any] | None:
         return None
     obj = _object(value, "challenge")
     date = obj.get("date")
-    if not isinstance(date, str) or not _DATE.fullmatch(date) or not _real_date(date):
+    if not is_date(date):
         raise RecordError("challenge.date", f"expected a date YYYY-MM-DD, got {_show(date)}")
     ref = obj.get("reference")
-    if ref is not None:
-        ref = _list(ref, "challenge.reference", planned)
-        for k, p in enumerate(ref):
-            if not _is_int(p) or not 0 <= p <= 3:
-                raise RecordError(f"challenge.reference[{k}]",
-                                  f"expected points 0..3, got {_show(p)}")
-    return {"date": date, "reference": None if ref is None else list(ref)}
+    return {"date": date,
+            "reference": None if ref is None else read_reference(ref, planned)}
 
 
-def _real_date(text: str) -> bool:
+def read_reference(value: Any, planned: int | None = None) -> list[int]:
+    """A daily challenge's reference: the expert's points (0 to 3) on each deal, ``planned``
+    of them when given. RecordError naming the field when it is not one."""
+    ref = _list(value, "challenge.reference", planned)
+    for k, p in enumerate(ref):
+        if not _is_int(p) or not 0 <= p <= 3:
+            raise RecordError(f"challenge.reference[{k}]", f"expected points 0..3, got "
+                              f"{_show(p)}")
+    return list(ref)
+
+
+def is_date(text: object) -> bool:
+    """Whether ``text`` is a real calendar date written YYYY-MM-DD (a challenge's date)."""
+    if not isinstance(text, str) or not _DATE.fullmatch(text):
+        return False
     try:
         _dt.date.fromisoformat(text)
     except ValueError:
@@ -440,4 +449,4 @@ def _real_date(text: str) -> bool:
     return True
 
 
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")

@@ -840,9 +840,11 @@ class Store:
         difference worked out for history and statistics. True when a game was brought up to
         date and stored; False when there is no such game in history (nothing changes), the
         reference does not fit the game, or the write must wait (it is queued like a save)."""
-        if not isinstance(reference, list) or not all(
-                isinstance(p, int) and not isinstance(p, bool) and 0 <= p <= 3
-                for p in reference):
+        from ..engine.records import RecordError, read_reference
+
+        try:
+            reference = read_reference(reference)
+        except RecordError:
             return False
         with self._mutex:
             waiting = any(isinstance(op, _Finish) and op.summary.challenge == date
