@@ -21,12 +21,10 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..bots.heuristic import edge
 from ..bots.knowledge import Knowledge, posterior_layouts
-from ..bots.search import Utility, distinct_moves, maxn, rollout
-from ..engine import DECK, PlayerView
-
-FULL = (1 << 52) - 1
+from ..bots.search import Utility, distinct_moves, edge_utility, maxn, rollout
+from ..engine import DECK, PlayerView, mask_of
+from ..engine.deal import clean_at_end
 
 
 @dataclass(frozen=True)
@@ -99,23 +97,12 @@ class DecisionFigures:
     layouts: int
 
 
-def table_mask(view: PlayerView) -> int:
-    """The cards of the trick in progress."""
-    mask = 0
-    for c in view.trick:
-        mask |= c.bit
-    return mask
-
-
 def choices(view: PlayerView) -> list[int]:
     """The distinct legal cards of the view (card indices): one per run of legal cards that
     no card still in play separates, neither a card the seat cannot see nor a card on the
     table (with 7♥ winning the trick, 3♥ and A♥ are not the same card, even when every heart
     between them has gone)."""
-    legal = 0
-    for c in view.legal:
-        legal |= c.bit
-    return distinct_moves(legal, view.unseen_mask | table_mask(view))
+    return distinct_moves(mask_of(view.legal), view.unseen_mask | mask_of(view.trick))
 
 
 def run_of(card: int, reps: Sequence[int]) -> int:
@@ -138,35 +125,9 @@ def decision_seed(view: PlayerView, salt: str = "decision") -> str:
     return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
-def clean_at_end(points: Sequence[int], seat: int, taken: Sequence[int]) -> bool:
-    """Whether a seat that was clean when ``taken`` (tricks per seat) was counted, with at
-    least one trick done by then, ended the deal clean, read from the deal's points alone.
-
-    Three points: the seat was the only clean one (it cannot have taken every trick: another
-    seat took one already). One point, not everyone's: one of two clean seats. No points: clean
-    only if another seat took every trick, which that seat (holding the three points) can
-    have done only if it had already taken a trick."""
-    p = points[seat]
-    if p == 3:
-        return True
-    if p == 1:
-        return not (points[0] == points[1] == points[2] == points[3] == 1)
-    for s in range(4):
-        if points[s] == 3:
-            return taken[s] > 0
-    return False
-
-
 def _own_points(seat: int) -> Utility:
     def u(points: Sequence[int]) -> float:
         return float(points[seat])
-
-    return u
-
-
-def _edge_of(seat: int) -> Utility:
-    def u(points: Sequence[int]) -> float:
-        return edge(points, seat)
 
     return u
 
@@ -175,7 +136,7 @@ def _search_utilities(seat: int) -> list[Utility]:
     """What each seat plays for in the exact search (the analysed seat: its own points; the
     others: their edge), then the four seats' points, carried along the search's line so that
     its end can be read (``maxn`` compares only the first four)."""
-    utils = [_own_points(s) if s == seat else _edge_of(s) for s in range(4)]
+    utils = [_own_points(s) if s == seat else edge_utility(s) for s in range(4)]
     return utils + [_own_points(s) for s in range(4)]
 
 

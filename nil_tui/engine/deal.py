@@ -161,6 +161,26 @@ def score(taken: Sequence[int], early: bool) -> tuple[int, int, int, int]:
     return (pts[0], pts[1], pts[2], pts[3])
 
 
+def clean_at_end(points: Sequence[int], seat: int, taken: Sequence[int]) -> bool:
+    """Whether a seat that was clean when ``taken`` (tricks per seat) was counted, with at
+    least one trick done by then, ended the deal clean, read from the deal's points alone
+    (``score`` read backwards: a search that carries only the points can tell cleanness).
+
+    Three points: the seat was the only clean one (it cannot have taken every trick: another
+    seat took one already). One point, not everyone's: one of two clean seats. No points: clean
+    only if another seat took every trick, which that seat (holding the three points) can
+    have done only if it had already taken a trick."""
+    p = points[seat]
+    if p == 3:
+        return True
+    if p == 1:
+        return not (points[0] == points[1] == points[2] == points[3] == 1)
+    for s in range(4):
+        if points[s] == 3:
+            return taken[s] > 0
+    return False
+
+
 class NothingToUndo(ValueError):
     """:meth:`Deal.undo` on a deal where no card has been played yet."""
 
