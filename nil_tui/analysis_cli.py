@@ -134,7 +134,7 @@ def load_game(path: str, number: int = 1) -> Game:
 
 def human_seat(game: Game) -> int:
     """The record's one human seat; UsageError (saying to pass --seat) otherwise."""
-    humans = [s for s, p in enumerate(game.players) if p.get("kind") == "human"]
+    humans = game.human_seats
     if len(humans) == 1:
         return humans[0]
     if not humans:
@@ -163,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
         if bar is not None:
             bar.clear()
     assert found is not None  # nothing asks it to stop
-    you = game.players[seat].get("kind") == "human"
+    you = seat in game.human_seats
     if args.json:
         cli.write_out(json.dumps(report(game, seat, found, args.game), indent=2) + "\n")
     else:

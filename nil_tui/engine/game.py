@@ -327,6 +327,11 @@ class Game:
         return True
 
     @property
+    def human_seats(self) -> tuple[int, ...]:
+        """The seats a person plays (``players[k]["kind"] == "human"``)."""
+        return tuple(s for s, p in enumerate(self.players) if p.get("kind") == "human")
+
+    @property
     def challenge_under_way(self) -> bool:
         """A daily challenge not yet over: it is played without help, so nothing may advise
         the player (hints, undo, the meter, the analysis) until it is."""

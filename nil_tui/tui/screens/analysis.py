@@ -33,11 +33,11 @@ SHOWN_SENTENCES = 3  # at most this many sentences above the table; the rest are
 
 def human_seat(game: Game) -> int | None:
     """The seat a person played, or None for a game of bots only."""
+    humans = game.human_seats
+    if humans:
+        return humans[0]
     players = game.players
-    seat = next((s for s, p in enumerate(players) if p.get("kind") == "human"), None)
-    if seat is None and len(players) == 4 and all(p.get("kind") == "bot" for p in players):
-        return None
-    return 0 if seat is None else seat
+    return None if all(p.get("kind") == "bot" for p in players) else 0
 
 
 def analysed_seat(game: Game) -> tuple[int, str | None]:
