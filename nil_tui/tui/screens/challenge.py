@@ -18,7 +18,7 @@ from ...challenge import compare, totals, verdict
 from ...engine import Game
 from ...options import PlayOptions
 from .base import NilScreen
-from .gameover import headline
+from .gameover import headline, record_place
 from .summary import last_deal_text, standings_text
 
 
@@ -136,13 +136,9 @@ class ChallengeScreen(NilScreen):
         return text
 
     def _where(self) -> Text:
-        if self.path is not None:
-            return Text.assemble(("Record saved: ", "dim"), (str(self.path), "dim"))
-        if not self.played:
+        if self.path is None and not self.played:
             return Text("")
-        why = self.problem or "the data folder could not be written"
-        return Text.assemble(("This challenge is not saved yet: ", "bold yellow"), why,
-                             (" nil-tui keeps trying while it runs.", "dim"))
+        return record_place(self.path, self.problem, self.options.ascii, "challenge")
 
     def kept(self, path: Path) -> None:
         """The record could be written after all: say where."""

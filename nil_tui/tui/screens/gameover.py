@@ -145,6 +145,17 @@ def headline(losers: tuple[int, ...]) -> Text:
     return title
 
 
+def record_place(path: Path | None, problem: str | None, ascii: bool,
+                 what: str = "game") -> Text:
+    """Where a finished game's record went, or the plain truth that it did not."""
+    if path is not None:
+        return Text.assemble(("Record saved: ", "dim"), (str(path), "dim"))
+    why = problem or "the data folder could not be written"
+    mark = "!" if ascii else "⚠"
+    return Text.assemble((f"{mark} This {what} is not saved yet: ", "bold yellow"), why,
+                         (" nil-tui keeps trying while it runs.", "dim"))
+
+
 class GameOverScreen(NilScreen):
     # "-wide" (set on resize, from CHART_BESIDE columns): the chart beside the table;
     # "-chart" (the g key, narrower): the chart in the table's place.
@@ -234,13 +245,7 @@ class GameOverScreen(NilScreen):
         self.app.push_screen(analysis_of(self.game, len(self.game.deals), self.options.ascii))
 
     def _where(self) -> Text:
-        """Where the record went, or the plain truth that it did not."""
-        if self.path is not None:
-            return Text.assemble(("Record saved: ", "dim"), (str(self.path), "dim"))
-        why = self.problem or "the data folder could not be written"
-        mark = "!" if self.options.ascii else "⚠"
-        return Text.assemble((f"{mark} This game is not saved yet: ", "bold yellow"), why,
-                             (" nil-tui keeps trying while it runs.", "dim"))
+        return record_place(self.path, self.problem, self.options.ascii)
 
     def kept(self, path: Path) -> None:
         """The record could be written after all: say where."""
