@@ -148,10 +148,14 @@ def maxn(d: Deal, seat_utils: Sequence[Utility], budget: list[int]) -> tuple[flo
     hand = d.hand_mask(seat)
     # Cards that tell two of this seat's cards apart: the other seats' cards, and the cards
     # of the trick on the table (with 7H on it, 3H ducks and AH wins).
-    between = (~hand & ~d.played_mask) | mask_of(d.trick)
+    trick = d.trick
+    played = d.played_mask
+    between = ~hand & ~played
+    for c in trick:  # (a card is its index)
+        between |= 1 << c
     moves = distinct_moves(legal, between & FULL)
     best: tuple[float, ...] | None = None
-    pref = policy_index(seat, hand, legal, d.trick, d.leader, d.taken, d.played_mask)
+    pref = policy_index(seat, hand, legal, trick, d.leader, d.taken, played)
     for i in moves:
         d.play(DECK[i])
         v = maxn(d, seat_utils, budget)
