@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import errno
-import json
 import os
 import stat
 import sys
@@ -276,6 +275,8 @@ def load_record_file(path: str) -> dict[str, Any]:
                          f"{exc.start})") from None
     if not text.strip():
         raise UsageError(f"{path}: the file is empty")
+    import json
+
     try:
         record = json.loads(text)
     except json.JSONDecodeError as exc:

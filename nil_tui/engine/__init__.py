@@ -1,5 +1,7 @@
 """The rules of Zero (Nil), pure Python. Nothing here imports Textual or Rich."""
 
+from typing import TYPE_CHECKING
+
 from .cards import DECK, Card, InvalidCard, Suit, cards_of, mask_of
 from .deal import (
     SEAT_NAMES,
@@ -25,8 +27,10 @@ from .game import (
     describe_result,
     lowest,
 )
-from .records import RecordError
 from .view import PlayerView
+
+if TYPE_CHECKING:
+    from .records import RecordError
 
 __all__ = [
     "DECK", "SEAT_NAMES", "Card", "CardPlayed", "Cut", "Deal", "DealEnded", "DealStarted",
@@ -34,3 +38,13 @@ __all__ = [
     "PlayerView", "RecordError", "Suit", "Trick", "TrickWon", "cards_of", "describe_result",
     "legal_mask_of", "lowest", "mask_of", "score", "trick_winner", "voids_mask",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """``RecordError`` comes from the records module, which is loaded only when it is first
+    needed (a game to read or write), not for every program that plays."""
+    if name == "RecordError":
+        from .records import RecordError
+
+        return RecordError
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

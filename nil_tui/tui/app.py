@@ -21,7 +21,6 @@ from ..driver import SUBSTITUTE, short_text
 from ..engine import SEAT_NAMES
 from ..options import PlayOptions, options_from_dict
 from .messages import GameKept
-from .screens.dialogs import MIN_HEIGHT, MIN_WIDTH, ConfirmQuit, TooSmall
 from .words import BOT_SEATS
 
 if TYPE_CHECKING:
@@ -29,9 +28,13 @@ if TYPE_CHECKING:
     from ..driver import DriverEvent, GameDriver, Opener
     from ..engine import Game
     from ..store import Store
+    from .screens.dialogs import TooSmall
 
 
 T = TypeVar("T")
+
+MIN_WIDTH, MIN_HEIGHT = 80, 24
+"""The smallest terminal the screens are laid out for: smaller, the game waits."""
 
 LOOK = ("speed", "ascii", "four_color", "theme", "trick_pause", "auto_play")
 """The options that are the player's look of the table, not the game's: a resumed game takes
@@ -774,6 +777,8 @@ class NilApp(App[int]):
             yield command
 
     def action_request_quit(self) -> None:
+        from .screens.dialogs import ConfirmQuit
+
         if isinstance(self.screen, ConfirmQuit):
             return
         if self._game_in_progress():
@@ -801,7 +806,9 @@ class NilApp(App[int]):
             width, height = self.size
         small = width < MIN_WIDTH or height < MIN_HEIGHT
         if small and self._too_small is None:
-            self._too_small = TooSmall()
+            from .screens.dialogs import TooSmall
+
+            self._too_small = TooSmall((MIN_WIDTH, MIN_HEIGHT))
             self.push_screen(self._too_small)
         elif not small and self._too_small is not None:
             screen, self._too_small = self._too_small, None

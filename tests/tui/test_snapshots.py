@@ -6,9 +6,8 @@ at the SVGs in ``__snapshots__`` before committing.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import random
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 

@@ -94,11 +94,12 @@ async def test_tracker_shows_the_unseen_cards_and_shown_voids_at_80x24() -> None
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
         screen = table(app)
-        tracker = screen.query_one(CardTracker)
-        assert not tracker.display
+        assert not screen.query(CardTracker)  # made when first asked for
         await pilot.press("c")
         await pilot.pause()
-        assert tracker.display
+        tracker = screen.query_one(CardTracker)
+        assert tracker.display and set(tracker.info.out) == set(screen.game.deal.view(0).unseen)
+        assert "Out of:" in str(tracker.render())
         for _ in range(6):
             await pilot.press("enter")
             await settle(app, pilot)
@@ -115,6 +116,9 @@ async def test_tracker_shows_the_unseen_cards_and_shown_voids_at_80x24() -> None
         await pilot.press("c")
         await pilot.pause()
         assert not tracker.display
+        await pilot.press("c")  # shown again, up to date
+        await pilot.pause()
+        assert tracker.display and set(tracker.info.out) == set(screen.game.deal.view(0).unseen)
 
 
 # --- 3. auto-play ----------------------------------------------------------------------

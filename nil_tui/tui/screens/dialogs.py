@@ -13,8 +13,6 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-MIN_WIDTH, MIN_HEIGHT = 80, 24
-
 # The screen underneath stays in view, dimmed, around a dialog: the app's stylesheet gives
 # every screen a solid background, which this (a screen's own CSS) overrides.
 SEE_THROUGH = """
@@ -135,13 +133,15 @@ class ChooseSubstitute(_Choice):
 
 
 class TooSmall(ModalScreen[None]):
-    """Shown while the terminal is smaller than 80x24; the game waits underneath."""
+    """Shown while the terminal is smaller than the app needs (``minimum``: columns,
+    lines); the game waits underneath."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q,ctrl+c", "app.quit", "Quit", priority=True)]
 
-    def __init__(self) -> None:
+    def __init__(self, minimum: tuple[int, int]) -> None:
         super().__init__()
+        self.minimum = minimum
         self.stale = False  # the terminal grew while a dialog was over this screen
 
     def compose(self) -> ComposeResult:
@@ -159,6 +159,7 @@ class TooSmall(ModalScreen[None]):
 
     def show_size(self) -> None:
         w, h = self.app.size
+        least_w, least_h = self.minimum
         self.query_one("#too-small", Static).update(Text(
-            f"Please enlarge the terminal to at least {MIN_WIDTH}x{MIN_HEIGHT}\n"
+            f"Please enlarge the terminal to at least {least_w}x{least_h}\n"
             f"(it is {w}x{h} now). The game waits.", justify="center"))

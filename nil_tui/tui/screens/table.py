@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 from functools import partial
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import events, work
@@ -41,10 +41,12 @@ from ..widgets.gamelog import GameLog
 from ..widgets.hand import Hand
 from ..widgets.scoreboard import Scoreboard, ScoreInfo
 from ..widgets.seat import Seat, SeatInfo
-from ..widgets.tracker import CardTracker, TrackerInfo
 from ..widgets.trick import TrickInfo, TrickView
 from ..words import BOT_SEATS, SEAT_LABELS, count, percent, says, seat_subject, verb
 from .base import NilScreen
+
+if TYPE_CHECKING:
+    from ..widgets.tracker import CardTracker
 
 # Seconds a bot's card waits before it lands, and a finished trick stays in view, by speed.
 PAUSES: dict[str, tuple[float, float]] = {
@@ -149,6 +151,7 @@ class TableScreen(NilScreen):
         self._meter_key: MeterKey | None = None
         self._meter_value: float | None = None
         self._meter_may_run = False  # estimates start once the first frame is drawn
+        self._tracker: CardTracker | None = None  # the card tracker, once asked for (``c``)
 
     # --- layout ---------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -162,7 +165,6 @@ class TableScreen(NilScreen):
                     yield Seat(id="seat-3", classes="seat-side")
             with Vertical(id="side"):
                 yield Scoreboard(id="scoreboard")
-                yield CardTracker(id="tracker")
                 yield GameLog(id="log")
         yield Static(id="status")
         yield Static(id="south")
@@ -172,8 +174,6 @@ class TableScreen(NilScreen):
     def on_mount(self) -> None:
         self.query_one(TrickView).look = self.look
         self.query_one(Hand).look = self.look
-        self.query_one(CardTracker).look = self.look
-        self.query_one(CardTracker).display = False
         self.set_focus(self.query_one(Hand))
         game = self.game
         if game.deal.tricks or game.deal.trick or game.deal_number > 1:
@@ -269,9 +269,9 @@ class TableScreen(NilScreen):
         hand = self.query_one(Hand)
         mine = to_move == 0 and game.phase is Phase.PLAYING
         hand.set_hand(deal.hand(0), frozenset(deal.legal_moves()) if mine else frozenset(), mine)
-        tracker = self.query_one(CardTracker)
-        if tracker.display:
-            tracker.info = TrackerInfo.of(deal.view(0))
+        tracker = self._tracker
+        if tracker is not None and tracker.display:
+            tracker.follow(deal.view(0))
         can_undo = driver.plays_to_undo() > 0
         if can_undo != self._can_undo:  # the footer offers undo only when it can act
             self._can_undo = can_undo
@@ -787,9 +787,17 @@ class TableScreen(NilScreen):
             self.status(text)
 
     def action_tracker(self) -> None:
-        """Show or hide the panel of cards still out and the voids shown."""
-        tracker = self.query_one(CardTracker)
-        tracker.display = not tracker.display
+        """Show or hide the panel of cards still out and the voids shown (made the first time
+        it is asked for, above the log)."""
+        tracker = self._tracker
+        if tracker is None:
+            from ..widgets.tracker import CardTracker
+
+            self._tracker = tracker = CardTracker(id="tracker")
+            tracker.look = self.look
+            self.query_one("#side").mount(tracker, before=self.query_one(GameLog))
+        else:
+            tracker.display = not tracker.display
         self.refresh_view()
 
     def action_hint(self) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rich.text import Text
+from textual.geometry import Size
 from textual.reactive import reactive
 from textual.widget import Widget
 
@@ -30,6 +31,12 @@ class Scoreboard(Widget):
 
     def watch_info(self, info: ScoreInfo) -> None:
         self.border_title = f"Deal {info.deal_number} of {info.deals_planned}"
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """A head line and a line per seat, whatever the width (working it out by drawing
+        would ask for the panel's size while the screen is still being laid out, which lays
+        the whole screen out once more)."""
+        return 1 + len(self.info.names)
 
     def render(self) -> Text:
         """A small table as text: names, points, tricks this deal, and a mark for a seat

@@ -51,6 +51,10 @@ class CardTracker(Widget):
     def on_mount(self) -> None:
         self.border_title = "Cards out"
 
+    def follow(self, view: PlayerView) -> None:
+        """Show what this view of the deal tells (your own view: public information)."""
+        self.info = TrackerInfo.of(view)
+
     def render(self) -> Text:
         info = self.info
         look = self.look
