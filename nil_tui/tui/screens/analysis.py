@@ -366,10 +366,7 @@ class AnalysisScreen(NilScreen):
     def action_close(self) -> None:
         """Back, and the analysis still running stops."""
         self.stop()
-        if len(self.app.screen_stack) <= 2:
-            self.app.exit()
-        else:
-            self.dismiss(None)
+        self.back_or_quit()
 
     def stop(self) -> None:
         self._stop.set()

@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from textual.screen import Screen
 
 if TYPE_CHECKING:
     from ..app import NilApp
+
+
+def close_screen(screen: Screen[Any]) -> None:
+    """Back to the screen below, or quit when there is none: only the app's empty screen
+    lies under this one (``nil-tui history``, ``stats``, ``replay``)."""
+    stack = screen.app.screen_stack
+    below = stack[:stack.index(screen)] if screen in stack else []
+    if any(type(other) is not Screen for other in below):
+        screen.dismiss(None)
+    else:
+        screen.app.exit()
 
 
 class NilScreen(Screen[None]):
@@ -21,3 +32,7 @@ class NilScreen(Screen[None]):
     @property
     def nil_app(self) -> NilApp:
         return cast("NilApp", self.app)
+
+    def back_or_quit(self) -> None:
+        """Back to the screen below, or quit when this one is all there is."""
+        close_screen(self)

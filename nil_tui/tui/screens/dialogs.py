@@ -13,11 +13,29 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-# The screen underneath stays in view, dimmed, around a dialog: the app's stylesheet gives
-# every screen a solid background, which this (a screen's own CSS) overrides.
-SEE_THROUGH = """
+# A dialog's own rules (a screen's CSS). The screen underneath stays in view, dimmed, around
+# it: the app's stylesheet gives every screen a solid background, which this overrides.
+DIALOG = """
 ConfirmQuit, ReplaceSaved, ChooseSubstitute {
     background: $background 55%;
+    align: center middle;
+}
+.choice-buttons {
+    height: auto;
+    margin-top: 1;
+}
+.choice-buttons Button {
+    margin-right: 1;
+}
+#confirm, #choice {
+    width: 64;
+    height: auto;
+    border: thick $accent;
+    background: $surface;
+    padding: 1 2;
+}
+#choice {
+    width: 76;
 }
 """
 
@@ -26,7 +44,7 @@ class ConfirmQuit(ModalScreen[bool]):
     """Quit? Says whether the game is saved, truthfully. Enter keeps playing: it is the key
     that plays a card, so a habitual Enter must never quit."""
 
-    CSS = SEE_THROUGH
+    CSS = DIALOG
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "answer(True)", "Quit"),
         Binding("n,escape,enter", "answer(False)", "Keep playing"),
@@ -56,7 +74,7 @@ class ConfirmQuit(ModalScreen[bool]):
 class _Choice(ModalScreen[str | None]):
     """A question with a row of buttons; each button's id is the answer, Esc cancels."""
 
-    CSS = SEE_THROUGH
+    CSS = DIALOG
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, title: str, lines: list[str | Text], answers: list[tuple[str, str]],
@@ -136,6 +154,10 @@ class TooSmall(ModalScreen[None]):
     """Shown while the terminal is smaller than the app needs (``minimum``: columns,
     lines); the game waits underneath."""
 
+    CSS = """
+    TooSmall { align: center middle; background: $background; }
+    #too-small { width: 100%; content-align: center middle; height: 100%; text-style: bold; }
+    """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q,ctrl+c", "app.quit", "Quit", priority=True)]
 

@@ -160,6 +160,9 @@ class GameOverScreen(NilScreen):
     # "-wide" (set on resize, from CHART_BESIDE columns): the chart beside the table;
     # "-chart" (the g key, narrower): the chart in the table's place.
     DEFAULT_CSS = """
+    GameOverScreen #gameover { padding: 0 2; }
+    GameOverScreen #gameover > Static { margin-bottom: 1; }
+    GameOverScreen #art { margin-bottom: 1; }
     GameOverScreen #gameover-pictures { height: auto; }
     GameOverScreen #gameover-pictures > UnderTable { width: auto; }
     GameOverScreen #gameover-chart { display: none; height: 12; width: 1fr; min-width: 30; }

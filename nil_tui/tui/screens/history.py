@@ -17,6 +17,7 @@ from ...store import Store
 from ...store.summaries import ASSISTED
 from ..widgets.cards import CardLook
 from ..words import count
+from .base import close_screen
 
 
 def local_time(stamp: str | None) -> str:
@@ -69,16 +70,6 @@ def points_text(totals: list[int]) -> str:
     if len(totals) != 4:
         return "?"
     return f"{totals[0]} | {totals[1]} {totals[2]} {totals[3]}"
-
-
-def close_screen(screen: Screen[Any]) -> None:
-    """Back to the screen below, or quit when this screen is all there is (``nil-tui
-    history`` / ``nil-tui stats``)."""
-    stack = screen.app.screen_stack
-    if len(stack) < 2 or type(stack[-2]) is Screen:
-        screen.app.exit()
-    else:
-        screen.dismiss(None)
 
 
 class HistoryScreen(Screen[None]):

@@ -35,6 +35,14 @@ def hand_lines(cards: tuple[Card, ...], look: CardLook) -> Text:
 class ReviewScreen(NilScreen):
     """All four hands and each trick of a completed (or saved) game."""
 
+    DEFAULT_CSS = """
+    ReviewScreen #review-head { height: auto; padding: 0 1; background: $panel; }
+    ReviewScreen #review-table { height: 1fr; align-horizontal: center; }
+    ReviewScreen .review-hand { width: 24; height: 5; padding: 0 1; }
+    ReviewScreen .review-row { height: auto; align: center top; }
+    ReviewScreen #review-middle { height: 9; }
+    ReviewScreen #review-trick { width: 1fr; }
+    """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("right,d,space", "step(1)", "Next trick"),
         Binding("left,a", "step(-1)", "Previous"),
@@ -186,7 +194,4 @@ class ReviewScreen(NilScreen):
                                          first=number if number in deals else None))
 
     def action_close(self) -> None:
-        if len(self.app.screen_stack) <= 2:
-            self.app.exit()
-        else:
-            self.dismiss(None)
+        self.back_or_quit()

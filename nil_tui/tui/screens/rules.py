@@ -44,6 +44,7 @@ def keys_table() -> Table:
 
 
 class RulesScreen(NilScreen):
+    DEFAULT_CSS = "RulesScreen #rules { padding: 0 1; }"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,question_mark,f1", "close", "Back"),
         Binding("up,k", "scroll(-1)", "Scroll", show=False),

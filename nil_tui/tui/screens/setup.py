@@ -95,18 +95,21 @@ class SetupScreen(NilScreen):
     # Laid out to fit 80x24 with the Resume button and three different levels described:
     # labels beside their fields, the checkboxes on one line.
     CSS = """
+    SetupScreen #setup { padding: 0 1; }
     SetupScreen #setup-title { padding: 0 0 1 0; }
-    SetupScreen #resume { margin-bottom: 0; }
+    SetupScreen #resume { width: 100%; margin-bottom: 0; }
     SetupScreen .setup-row { height: auto; }
     SetupScreen .field { width: 1fr; height: auto; margin-right: 1; }
     SetupScreen .field Label { padding: 1 1 0 0; width: auto; }
     SetupScreen .field Input, SetupScreen .field Select { width: 1fr; }
     SetupScreen #speed-help { padding: 0 1; color: $text-muted; }
-    SetupScreen #descriptions { padding: 0 1; }
+    SetupScreen #descriptions { height: auto; padding: 0 1; color: $text-muted; }
     SetupScreen .setup-checks { padding: 0 1; }
     SetupScreen .setup-checks Checkbox { width: auto; margin-right: 3; }
-    SetupScreen .setup-buttons Button { min-width: 0; }
+    SetupScreen .setup-buttons Button { min-width: 0; margin-right: 1; }
     SetupScreen #start { min-width: 12; }
+    SetupScreen #rules { padding: 0 1; }
+    SetupScreen #setup-error { height: auto; padding: 0 1; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f2", "same_for_all", "Same for all"),

@@ -17,7 +17,7 @@ from textual.widgets import DataTable, Footer, Sparkline, Static
 from ...store import Store
 from ..widgets.charts import BarChart, LineChart, Series
 from ..words import count
-from .history import close_screen
+from .base import close_screen
 
 SERIES_LENGTH = 60  # the most recent games in the sparkline
 CHART_GAMES = 30  # the most recent games in the chart of points per deal

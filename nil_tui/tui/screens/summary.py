@@ -99,6 +99,13 @@ class SummaryScreen(NilScreen):
     Between deals it also shows the trick that ended the deal; ``d`` opens the review at the
     hands as dealt, ``t`` at that last trick with all four hands."""
 
+    DEFAULT_CSS = """
+    SummaryScreen #summary { padding: 0 2; }
+    SummaryScreen #summary > Static { margin-bottom: 1; }
+    SummaryScreen #summary-row { height: auto; margin-bottom: 1; }
+    SummaryScreen #summary-table { width: auto; }
+    SummaryScreen #summary-trick { height: 8; width: 28; }
+    """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,space", "close", "Next deal"),
         Binding("escape,s", "close", "Back", show=False),

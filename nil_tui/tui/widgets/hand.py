@@ -3,13 +3,20 @@ cursor the full count; no per-card focus)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.message import Message
 from textual.reactive import reactive
+from textual.strip import Strip
 from textual.widget import Widget
 
 from ...engine import Card
+
+if TYPE_CHECKING:
+    from rich.console import Console
 from .cards import CARD_WIDTH, CardLook, card_box
 
 
@@ -60,7 +67,33 @@ class Hand(Widget, can_focus=True):
     def _left(self) -> int:
         return max(0, (self.size.width - len(self.cards) * CARD_WIDTH) // 2)
 
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self._drawn: tuple[object, ...] = ()  # what ``_strips`` were drawn for
+        self._strips: list[Strip] = []
+
     def render(self) -> Text:
+        return Text("\n").join(self._rows())
+
+    def render_line(self, y: int) -> Strip:
+        """A line of the hand. The four lines are drawn together by Rich from the rows of
+        text (a few short lines; Textual's general text layout takes several times longer,
+        and the hand is in the table's first frame), and kept until something shown
+        changes."""
+        width = self.size.width
+        style = self.rich_style
+        shown = (self.cards, self.legal, self.cursor, self.active, self.look, width, style)
+        if shown != self._drawn:
+            console = self.app.console
+            self._strips = [self._strip(row, console, width, style) for row in self._rows()]
+            self._drawn = shown
+        return self._strips[y] if y < len(self._strips) else Strip.blank(width, style)
+
+    @staticmethod
+    def _strip(row: Text, console: Console, width: int, style: Style) -> Strip:
+        return Strip(row.render(console)).crop_extend(0, width, style).apply_style(style)
+
+    def _rows(self) -> list[Text]:
         rows = [Text(), Text(), Text(), Text()]
         pad = " " * self._left()
         for row in rows:
@@ -80,7 +113,7 @@ class Hand(Widget, can_focus=True):
                     rows[r + 1].append_text(box[r])
         if not self.cards:
             rows[1].append("(no cards)", style="dim")
-        return Text("\n").join(rows)
+        return rows
 
     def on_click(self, event: events.Click) -> None:
         index = (event.x - self._left()) // CARD_WIDTH
