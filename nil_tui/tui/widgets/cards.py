@@ -3,7 +3,7 @@ options. Pure functions over ``Card`` so every widget draws cards the same way."
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from rich.style import Style
 from rich.text import Text
@@ -16,8 +16,7 @@ GREEN = "#3fa34d"
 BLUE = "#3b82f6"
 
 
-@dataclass(frozen=True)
-class CardLook:
+class CardLook(NamedTuple):
     """Drawing options chosen by the player."""
 
     ascii: bool = False

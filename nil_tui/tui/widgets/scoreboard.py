@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from rich.text import Text
 from textual.geometry import Size
@@ -12,8 +12,7 @@ from textual.widget import Widget
 from ..words import SEAT_LABELS
 
 
-@dataclass(frozen=True)
-class ScoreInfo:
+class ScoreInfo(NamedTuple):
     names: tuple[str, ...] = SEAT_LABELS
     totals: tuple[int, ...] = (0, 0, 0, 0)
     lowest: tuple[int, ...] = ()  # seats that would crawl under the table now (the engine's)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from rich.text import Text
 from textual.reactive import reactive
@@ -11,8 +11,7 @@ from textual.widget import Widget
 from ..words import count
 
 
-@dataclass(frozen=True)
-class SeatInfo:
+class SeatInfo(NamedTuple):
     name: str
     level: str
     cards: int = 13

@@ -4,7 +4,7 @@ hands it what your own view of the deal says (``PlayerView.unseen`` and ``voids`
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from rich.text import Text
 from textual.reactive import reactive
@@ -17,8 +17,7 @@ from .cards import CardLook
 SUITS_HIGH_FIRST = (3, 2, 1, 0)
 
 
-@dataclass(frozen=True)
-class TrackerInfo:
+class TrackerInfo(NamedTuple):
     out: tuple[Card, ...] = ()  # cards not played and not in your hand
     voids: tuple[frozenset[int], ...] = (frozenset(),) * 4  # suits each seat has shown out of
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from rich.text import Text
 from textual.reactive import reactive
@@ -17,8 +17,7 @@ _SPOTS = {0: (4, 8), 1: (2, 0), 2: (0, 8), 3: (2, 16)}
 _WIDTH = 21
 
 
-@dataclass(frozen=True)
-class TrickInfo:
+class TrickInfo(NamedTuple):
     cards: tuple[tuple[int, Card], ...] = ()  # (seat, card) in play order
     winner: int | None = None
     caption: str = ""
