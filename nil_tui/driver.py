@@ -18,8 +18,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from .engine import (
     Card,
@@ -71,8 +70,7 @@ Opener = Callable[[str, int], Player]
 """Opens the bot of a spec with a seed; raises ``BotSpecError`` when it cannot."""
 
 
-@dataclass(frozen=True)
-class Request:
+class Request(NamedTuple):
     """A bot's turn, as a snapshot: the position it must answer and the turn it is for."""
 
     turn: int
@@ -81,8 +79,7 @@ class Request:
     perfect: Callable[[], Deal] | None
 
 
-@dataclass(frozen=True)
-class Decision:
+class Decision(NamedTuple):
     """A bot's answer to one :class:`Request` (the card is legal; ``incident`` says why it was
     played for the bot, when the bot failed)."""
 
@@ -92,8 +89,7 @@ class Decision:
     incident: str | None = None
 
 
-@dataclass(frozen=True)
-class BotIncident:
+class BotIncident(NamedTuple):
     """A card was played for a bot that failed (raised, answered wrongly, ran too long)."""
 
     seat: int
@@ -101,8 +97,7 @@ class BotIncident:
     reason: str
 
 
-@dataclass(frozen=True)
-class BotReplaced:
+class BotReplaced(NamedTuple):
     """A seat's bot could not play at all and another took its place for the rest of the
     game (the record notes it under ``players[seat]["replaced"]``)."""
 

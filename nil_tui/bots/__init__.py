@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
 
 from ..engine import Card, PlayerView
 
@@ -33,8 +32,7 @@ class BotMissing(BotSpecError):
     app can offer a built-in level for its seat instead."""
 
 
-@dataclass(frozen=True)
-class Level:
+class Level(NamedTuple):
     """A built-in difficulty level as the app and the simulator list it."""
 
     spec: str
