@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, NamedTuple
 
 from .cards import DECK, Card
 from .deal import SEAT_NAMES, Deal, Trick
@@ -27,8 +26,7 @@ class Phase(Enum):
     GAME_OVER = "game_over"    # every planned deal is played; ``losers`` is final
 
 
-@dataclass(frozen=True)
-class Cut:
+class Cut(NamedTuple):
     """The draw for the first dealer: one row per round (None for seats that sat out)."""
 
     draws: tuple[tuple[Card | None, ...], ...]
@@ -36,22 +34,19 @@ class Cut:
 
 
 # --- events --------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class DealStarted:
+class DealStarted(NamedTuple):
     deal_number: int
     dealer: int
 
 
-@dataclass(frozen=True)
-class CardPlayed:
+class CardPlayed(NamedTuple):
     deal_number: int
     trick_number: int  # 1-based, the trick this card belongs to
     seat: int
     card: Card
 
 
-@dataclass(frozen=True)
-class TrickWon:
+class TrickWon(NamedTuple):
     deal_number: int
     trick_number: int
     trick: Trick
@@ -62,8 +57,7 @@ class TrickWon:
         return self.trick.winner
 
 
-@dataclass(frozen=True)
-class DealEnded:
+class DealEnded(NamedTuple):
     deal_number: int
     taken: tuple[int, int, int, int]
     points: tuple[int, int, int, int]
@@ -75,8 +69,7 @@ class DealEnded:
         return describe_result(self.taken, self.points, names)
 
 
-@dataclass(frozen=True)
-class GameEnded:
+class GameEnded(NamedTuple):
     totals: tuple[int, int, int, int]
     losers: tuple[int, ...]
 

@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 JSONObject = dict[str, Any]  # a record or options object as JSON gives it back
 
 LONG_SEED = 20  # digits; a longer seed is shortened (with a hash) in record file names
 
 
-@dataclass(frozen=True)
-class GameSummary:
+class GameSummary(NamedTuple):
     """One game from South's side (seat 0), as history and statistics keep it."""
 
     seed: int | None
@@ -34,8 +31,7 @@ class GameSummary:
 ASSISTED = " (assisted)"  # added to the level and the opponents of an assisted game
 
 
-@dataclass(frozen=True)
-class Figures:
+class Figures(NamedTuple):
     """Games played and lost, deals kept clean and points, with their shares."""
 
     games: int
@@ -177,6 +173,8 @@ def fingerprint(record: JSONObject) -> str:
     same = {k: v for k, v in record.items() if k not in ("created", "app_version")}
     if isinstance(same.get("challenge"), dict):
         same["challenge"] = {k: v for k, v in same["challenge"].items() if k != "reference"}
+    import hashlib  # (when a game is kept: not for opening the store)
+
     text = json.dumps(same, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
@@ -210,5 +208,7 @@ def seed_label(seed: int | None) -> str:
         return "none"
     if len(text) <= LONG_SEED:
         return text
+    import hashlib
+
     digest = hashlib.sha256(text.encode("ascii")).hexdigest()[:10]
     return f"{text[:12]}-{digest}"
