@@ -132,3 +132,29 @@ async def test_with_ascii_suits_the_footer_keys_are_ascii_too() -> None:
     async with ascii.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert ascii.has_class("-ascii")
+
+
+async def test_the_hand_is_drawn_again_when_it_or_the_terminal_changes(
+        quick_options: PlayOptions) -> None:
+    """The hand's lines are kept between frames: a move of the cursor and a wider terminal
+    each draw them again (centred for the new width)."""
+    app = NilApp("play", options=replace(quick_options, auto_play=False))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(app, pilot)
+        hand = table(app).query_one(Hand)
+
+        def top_line() -> str:
+            return hand.render_line(0).text
+
+        before = top_line()
+        assert before.index("╔") == hand._left() + hand.cursor * 5  # the raised card
+        hand.cursor = (hand.cursor + 1) % len(hand.cards)
+        await pilot.pause()
+        assert top_line() != before
+        assert top_line().index("╔") == hand._left() + hand.cursor * 5
+        left = hand._left()
+        await pilot.resize_terminal(120, 32)
+        await settle(app, pilot)
+        assert hand._left() == left + 10
+        assert top_line().index("╔") == hand._left() + hand.cursor * 5
+        assert len(top_line()) == hand.size.width

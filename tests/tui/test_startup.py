@@ -1,0 +1,51 @@
+"""The table's first frame is all a player waits for at start: what it does not show is
+loaded later (the timing itself is measured by benchmarks/startup.py, never here)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+FIRST_FRAME = """
+import asyncio, sys
+from nil_tui.tui.app import NilApp
+
+loaded = []
+shown = NilApp.table_shown
+
+def first_frame(self):
+    loaded.extend(m for m in sys.modules if m.startswith("nil_tui"))
+    shown(self)
+
+NilApp.table_shown = first_frame
+
+async def main():
+    app = NilApp("play", overrides={"seed": 1})
+    async with app.run_test(size=(100, 32)) as pilot:
+        while not loaded:
+            await pilot.pause()
+
+asyncio.run(main())
+print(" ".join(sorted(loaded)))
+"""
+
+LATER = (
+    "nil_tui.engine.records",  # reading and writing records: the first save, after the frame
+    "nil_tui.store",  # a first run's store is created right after the frame
+    "nil_tui.tui.screens.dialogs",  # quitting, a terminal too small
+    "nil_tui.tui.widgets.tracker",  # the card tracker, made on its first "c"
+    "nil_tui.analysis",  # the meter and the analysis
+    "nil_tui.challenge",
+)
+
+
+def test_the_first_frame_of_a_first_run_loads_only_what_it_shows(tmp_path: Path) -> None:
+    env = dict(os.environ, NIL_TUI_HOME=str(tmp_path / "home"))
+    out = subprocess.run([sys.executable, "-c", FIRST_FRAME], capture_output=True, text=True,
+                         check=True, timeout=120, env=env)
+    loaded = set(out.stdout.split())
+    assert "nil_tui.tui.screens.table" in loaded  # (the probe saw the table)
+    early = sorted(m for m in loaded if m.startswith(LATER))
+    assert early == []
