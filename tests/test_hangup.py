@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import select
 import signal
 import struct
 import subprocess
@@ -52,15 +53,22 @@ class Terminal:
         self.received = 0
         self._seen = 0
         self._lock = threading.Lock()
+        self._closing = threading.Event()
         self._reader = threading.Thread(target=self._drain, args=(master,), daemon=True)
         self._reader.start()
 
     def _drain(self, fd: int) -> None:
-        while True:
+        # Waits for output with select, never parked in a read: a read in progress holds the
+        # pty's master open after close() (the kernel keeps the file until the read returns),
+        # and the app, quiet at that moment, would never see its terminal go.
+        while not self._closing.is_set():
             try:
-                chunk = os.read(fd, 65536)
+                ready, _, _ = select.select([fd], [], [], 0.05)
+                chunk = os.read(fd, 65536) if ready else None
             except OSError:
                 return
+            if chunk is None:
+                continue
             if not chunk:
                 return
             with self._lock:
@@ -93,9 +101,21 @@ class Terminal:
             time.sleep(0.1)
         raise AssertionError(f"{text!r} never came; screen ends with {self.output[-800:]!r}")
 
+    def quiet_for(self, seconds: float) -> bool:
+        """Until nothing has been drawn for ``seconds`` (False if that never happens)."""
+        deadline = time.monotonic() + REACH
+        while time.monotonic() < deadline:
+            before = self.received
+            time.sleep(seconds)
+            if self.received == before:
+                return True
+        return False
+
     def close(self) -> None:
-        """The terminal goes away."""
+        """The terminal goes away (the last reference to its master side is closed)."""
         if self.master is not None:
+            self._closing.set()
+            self._reader.join(5)
             os.close(self.master)
             self.master = None
 
@@ -177,3 +197,16 @@ def test_closed_at_game_over(home: Path) -> None:
     code = close_and_check(term, term.close)
     assert code == 129
     assert kept(home) == (False, True)
+
+
+@pytest.mark.parametrize("controlling", [True, False], ids=["hangup", "no-ctty"])
+def test_closed_while_the_app_waits_for_you(home: Path, controlling: bool) -> None:
+    """Your turn, nothing moving on screen: the app writes nothing, and still notices its
+    terminal go (without a hang-up signal too) and keeps the game."""
+    term = Terminal(home, "play", "--seed", "6", "--deals", "1", "--no-auto-play",
+                    "--speed", "instant", controlling=controlling)
+    term.wait_for("Your turn")
+    assert term.quiet_for(0.5)  # nothing drawn for half a second
+    code = close_and_check(term, term.close)
+    assert code == 129
+    assert kept(home) == (True, False)
