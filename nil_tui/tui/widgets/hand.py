@@ -14,10 +14,10 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from ...engine import Card
+from .cards import CARD_WIDTH, CardLook, card_box
 
 if TYPE_CHECKING:
     from rich.console import Console
-from .cards import CARD_WIDTH, CardLook, card_box
 
 
 class Hand(Widget, can_focus=True):
@@ -40,6 +40,11 @@ class Hand(Widget, can_focus=True):
             super().__init__()
             self.index = index
             self.card = card
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self._drawn: tuple[object, ...] = ()  # what ``_strips`` were drawn for
+        self._strips: list[Strip] = []
 
     def set_hand(self, cards: tuple[Card, ...], legal: frozenset[Card], active: bool) -> None:
         self.cards = cards
@@ -66,11 +71,6 @@ class Hand(Widget, can_focus=True):
 
     def _left(self) -> int:
         return max(0, (self.size.width - len(self.cards) * CARD_WIDTH) // 2)
-
-    def __init__(self, **kwargs: object) -> None:
-        super().__init__(**kwargs)  # type: ignore[arg-type]
-        self._drawn: tuple[object, ...] = ()  # what ``_strips`` were drawn for
-        self._strips: list[Strip] = []
 
     def render(self) -> Text:
         return Text("\n").join(self._rows())
