@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 SEAT_NAMES = ("South", "West", "North", "East")
 _BITS = tuple(c.bit for c in DECK)
+_BIT_LIST = list(_BITS)  # (looked up by a plain index: a list is the quicker here)
 _INDEX = tuple(range(52))  # a card's index as a plain int (cards are ints)
 TRICKS_PER_DEAL = 13
 
@@ -238,7 +239,7 @@ class Deal:
         order = shuffled_deck(rng or random.Random())
         first = dealer + 1
         hands = [0, 0, 0, 0]
-        bit = _BITS.__getitem__
+        bit = _BIT_LIST.__getitem__
         for j in range(4):
             # The j-th card of the shuffled deck, and every fourth after it, go to one seat.
             hands[(first + j) & 3] = sum(map(bit, order[j::4]))
@@ -445,12 +446,12 @@ class Deal:
         tricks.append(done)
         taken = self._taken
         taken[winner] += 1
-        self._trick = []
+        trick.clear()  # (the trick's cards are in ``done``: the list serves the next trick)
         self._leader = winner
+        self._legal = _UNKNOWN
         over, self._early = _end_of(taken, len(tricks))
         self.is_over = over
         self.to_move = None if over else winner
-        self._legal = _UNKNOWN
         return done
 
     def undo(self) -> Card:
