@@ -154,6 +154,39 @@ async def test_a_forced_card_is_played_for_you_and_the_log_says_forced() -> None
         assert any(line == f"You play {card.pretty()} (forced)" for line in log_lines(screen))
 
 
+async def test_your_only_card_is_marked_forced_also_when_you_play_it_and_after_a_resume(
+        ) -> None:
+    """"(forced)" says you had no other card: with auto-play off too, and in the log a
+    resumed game tells again."""
+    def told(screen: TableScreen) -> list[str]:
+        return [x for x in log_lines(screen) if x.startswith(("You play", "West", "North",
+                                                               "East"))]
+
+    for seed in range(7, 30):  # a forced card that does not end the deal
+        app = NilApp("play", options=replace(OPTIONS, auto_play=False, seed=seed))
+        async with app.run_test(size=(100, 32)) as pilot:
+            screen = table(app)
+            found = await find_forced_turn(app, pilot, screen)
+            if found:
+                card = screen.game.deal.legal_moves()[0]
+                await pilot.press("enter")
+                await settle(app, pilot)
+            if not found or screen.game.deal.is_over:
+                app.store.clear_current()  # (the next seed starts afresh)
+                continue
+            assert f"You play {card.pretty()} (forced)" in log_lines(screen)
+            yours = [x for x in log_lines(screen) if x.startswith("You play ")]
+            assert len(yours) > 1 and sum(x.endswith("(forced)") for x in yours) == 1
+            before = told(screen)
+            app.store.close()
+        again = NilApp("resume")
+        async with again.run_test(size=(100, 32)) as pilot:
+            await settle(again, pilot)
+            assert told(table(again))[:len(before)] == before  # "(forced)" included
+        return
+    raise AssertionError("no seed gave a forced card before the deal's end")
+
+
 async def test_undo_back_to_a_forced_card_leaves_it_to_you() -> None:
     for seed in range(7, 30):  # a forced card that does not end the deal
         app = NilApp("play", options=replace(OPTIONS, deals=1, seed=seed))

@@ -24,6 +24,7 @@ from ...driver import BotIncident, BotReplaced, Decision, DriverEvent, GameDrive
 from ...engine import (
     Card,
     CardPlayed,
+    Deal,
     DealEnded,
     Game,
     GameEnded,
@@ -184,8 +185,7 @@ class TableScreen(NilScreen):
                             "assisted.", style="dim")
             self.log_line(line)
         self._log_deal_start(resumed=True)
-        for event in self.driver.deal_so_far():  # the deal so far, told again
-            self._log_event(event, replay=True)
+        self._tell_deal_so_far()
         for note in self._notes:
             self._log_event(note)
         if self.challenge is not None:
@@ -198,6 +198,19 @@ class TableScreen(NilScreen):
         self.refresh_view()
         self.set_interval(1.0, self._show_save_state)
         self.call_after_refresh(self._shown)
+
+    def _tell_deal_so_far(self) -> None:
+        """The deal so far, told again in the log (a resumed game), your only legal cards
+        marked as they were when played: the deal is played again from its hands as dealt
+        to know which ones were."""
+        deal = self.game.deal
+        again = Deal.from_hands([deal.dealt_hand(seat) for seat in range(4)], deal.dealer)
+        for event in self.driver.deal_so_far():
+            forced = False
+            if isinstance(event, CardPlayed):
+                forced = len(again.legal_moves()) == 1
+                again.play(event.card)
+            self._log_event(event, forced=forced, replay=True)
 
     def _shown(self) -> None:
         """Right after the table's first frame: the writes that could wait for it (a first
@@ -486,7 +499,7 @@ class TableScreen(NilScreen):
         if (card is None or not self.is_active or self._holding is not None
                 or not self.driver.human_to_move()):
             return  # shown again (and timed anew) when the table is back in front
-        self._play_card(card, forced=True)
+        self._play_card(card)
 
     def _your_turn_text(self) -> Text:
         deal = self.game.deal
@@ -549,8 +562,9 @@ class TableScreen(NilScreen):
 
     def _log_event(self, event: DriverEvent, *, forced: bool = False,
                    replay: bool = False) -> None:
-        """A log line for an event; ``forced``: your card was played for you; ``replay``:
-        the deal is being told again (a resumed game), so nothing is held on the table."""
+        """A log line for an event; ``forced``: your card was your only legal one (whether
+        played for you or by you); ``replay``: the deal is being told again (a resumed game),
+        so nothing is held on the table."""
         if isinstance(event, (BotIncident, BotReplaced)):
             self.log_line(Text(f"⚠ {SEAT_LABELS[event.seat]}: {event.reason}", style="yellow"))
         elif isinstance(event, CardPlayed):
@@ -694,7 +708,7 @@ class TableScreen(NilScreen):
             return
         self._play_card(message.card)
 
-    def _play_card(self, card: Card | None, forced: bool = False) -> None:
+    def _play_card(self, card: Card | None) -> None:
         driver = self.driver
         if driver.phase is not Phase.PLAYING or card is None:
             return
@@ -707,6 +721,7 @@ class TableScreen(NilScreen):
         if problem is not None:
             self._refuse(card, problem)
             return
+        forced = len(self.game.deal.legal_moves()) == 1  # your only legal card
         try:
             events = driver.play(card)
         except IllegalPlay as exc:  # pragma: no cover - why_illegal said it was legal
