@@ -99,6 +99,22 @@ def test_remember_and_computed_round_trip(home: Path) -> None:
         assert again.warnings == []
 
 
+def test_only_the_newest_computed_results_are_kept(home: Path, monkeypatch: Any) -> None:
+    from nil_tui.store import core
+
+    monkeypatch.setattr(core, "COMPUTED_KEPT", 3)
+    with Store.open(home) as s:
+        for n in range(5):
+            assert s.remember(f"analysis:{n}", {"n": n}) is True
+        assert s.remember("analysis:1", {"n": 10}) is True  # written again: the newest now
+        kept = [n for n in range(5) if s.computed(f"analysis:{n}") is not None]
+        assert kept == [1, 3, 4]
+        assert s.computed("analysis:1") == {"n": 10}
+    with Store.open(home) as again:
+        assert [n for n in range(5) if again.computed(f"analysis:{n}") is not None] == [1, 3, 4]
+        assert again.warnings == []
+
+
 def test_remember_refuses_what_is_not_a_json_object(store: Store) -> None:
     assert store.remember("k", [1, 2]) is False  # type: ignore[arg-type]
     assert store.remember("k", {"x": object()}) is False

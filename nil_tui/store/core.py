@@ -83,6 +83,9 @@ from .summaries import (
 )
 
 RECORDS_DIR = "records"
+COMPUTED_KEPT = 500
+"""Computed results (analyses, the expert's references) kept at most: the oldest are
+forgotten first, and worked out again if they are asked for again."""
 
 Saved = tuple[JSONObject, JSONObject]  # (record, options) of a game in progress
 
@@ -231,6 +234,8 @@ class _Remember(_Op):
     def run(self, store: Store, conn: sqlite3.Connection) -> None:
         conn.execute("INSERT OR REPLACE INTO computed(key, value, created) VALUES (?, ?, ?)",
                      (self.key, self.text, now_utc()))
+        conn.execute("DELETE FROM computed WHERE rowid NOT IN (SELECT rowid FROM computed "
+                     "ORDER BY created DESC, rowid DESC LIMIT ?)", (COMPUTED_KEPT,))
 
 
 class _ChallengeReference(_Op):
@@ -776,10 +781,11 @@ class Store:
 
     def remember(self, key: str, value: JSONObject) -> bool:
         """Keep a computed result (an analysis, an expert's reference) under ``key``, so that
-        it is computed once. True when it is durably stored; False when it cannot be kept
-        (not a JSON object, a store that saves nothing) or must wait (a lock, a full disk:
-        it is kept in the queue like other writes, and ``computed`` already returns it).
-        Never raises, and waits at most ``busy_timeout``."""
+        it is not computed again (the newest ``COMPUTED_KEPT`` are kept). True when it is
+        durably stored; False when it cannot be kept (not a JSON object, a store that saves
+        nothing) or must wait (a lock, a full disk: it is kept in the queue like other writes,
+        and ``computed`` already returns it). Never raises, and waits at most
+        ``busy_timeout``."""
         if not isinstance(key, str) or not isinstance(value, dict):
             return False
         try:

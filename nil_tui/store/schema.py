@@ -105,8 +105,8 @@ CREATE INDEX games_finished_at ON games(finished_at);
 """
 
 # Version 4: the daily challenge a game is (its date) and South's points minus the expert's
-# (once the expert's reference is known); results computed once and kept (analyses,
-# references), by a key that says what was computed.
+# (once the expert's reference is known); results computed and kept (analyses, references;
+# the newest are kept, see core.COMPUTED_KEPT), by a key that says what was computed.
 _MIGRATE_V3_TO_V4 = """
 ALTER TABLE games ADD COLUMN challenge TEXT;
 ALTER TABLE games ADD COLUMN challenge_diff INTEGER;

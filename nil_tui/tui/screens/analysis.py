@@ -2,7 +2,8 @@
 then every decision with the card played, the best card and the cost, and on the selected
 row what each legal card was worth. The figures are the expert's estimates from what the seat
 could see at the time; they are computed in the background (a thread that farms the work out
-to processes), kept in the store so a deal is analysed once, and the screen never waits."""
+to processes), kept in the store so a deal is not analysed again (the newest results are
+kept), and the screen never waits."""
 
 from __future__ import annotations
 
