@@ -27,8 +27,7 @@ if TYPE_CHECKING:
     from .view import PlayerView
 
 SEAT_NAMES = ("South", "West", "North", "East")
-_BITS = tuple(c.bit for c in DECK)
-_BIT_LIST = list(_BITS)  # (looked up by a plain index: a list is the quicker here)
+_BITS = [c.bit for c in DECK]  # (a list: mapping a list's lookup over a deck is the quicker)
 _INDEX = tuple(range(52))  # a card's index as a plain int (cards are ints)
 TRICKS_PER_DEAL = 13
 
@@ -239,7 +238,7 @@ class Deal:
         order = shuffled_deck(rng or random.Random())
         first = dealer + 1
         hands = [0, 0, 0, 0]
-        bit = _BIT_LIST.__getitem__
+        bit = _BITS.__getitem__
         for j in range(4):
             # The j-th card of the shuffled deck, and every fourth after it, go to one seat.
             hands[(first + j) & 3] = sum(map(bit, order[j::4]))
