@@ -23,7 +23,7 @@ from ...driver import short_text
 from ...engine import SEAT_NAMES, Game
 from ..widgets.cards import CardLook
 from ..words import count, percent
-from .base import NilScreen
+from .base import NilScreen, close_screen
 
 if TYPE_CHECKING:
     from ...analysis import DealAnalysis, Decision
@@ -367,7 +367,7 @@ class AnalysisScreen(NilScreen):
     def action_close(self) -> None:
         """Back, and the analysis still running stops."""
         self.stop()
-        self.back_or_quit()
+        close_screen(self)
 
     def stop(self) -> None:
         self._stop.set()

@@ -32,7 +32,3 @@ class NilScreen(Screen[None]):
     @property
     def nil_app(self) -> NilApp:
         return cast("NilApp", self.app)
-
-    def back_or_quit(self) -> None:
-        """Back to the screen below, or quit when this one is all there is."""
-        close_screen(self)

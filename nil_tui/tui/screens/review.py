@@ -15,7 +15,7 @@ from textual.widgets import Footer, Static
 from ...engine import SEAT_NAMES, Card, Deal, Game, describe_result
 from ..widgets.cards import CardLook
 from ..widgets.trick import TrickInfo, TrickView
-from .base import NilScreen
+from .base import NilScreen, close_screen
 
 ANALYSIS_WAITS = "The analysis of your plays opens once the challenge is over (in history)."
 
@@ -194,4 +194,4 @@ class ReviewScreen(NilScreen):
                                          first=number if number in deals else None))
 
     def action_close(self) -> None:
-        self.back_or_quit()
+        close_screen(self)

@@ -61,6 +61,12 @@ PAUSES: dict[str, tuple[float, float]] = {
 AUTO_PLAY_DELAY: dict[str, float] = {"instant": 0.3, "fast": 0.4, "normal": 0.7, "slow": 1.2}
 
 
+def only_card(deal: Deal) -> Card | None:
+    """The card the seat to move must play, when it has one legal card only."""
+    legal = deal.legal_moves()
+    return legal[0] if len(legal) == 1 else None
+
+
 def meter_chance(view: PlayerView, seed: int) -> float:
     """The chance the seat of ``view`` takes no trick for the rest of the deal, estimated
     from the view alone (blocking: called from a thread)."""
@@ -208,7 +214,7 @@ class TableScreen(NilScreen):
         for event in self.driver.deal_so_far():
             forced = False
             if isinstance(event, CardPlayed):
-                forced = len(again.legal_moves()) == 1
+                forced = only_card(again) is not None
                 again.play(event.card)
             self._log_event(event, forced=forced, replay=True)
 
@@ -472,8 +478,7 @@ class TableScreen(NilScreen):
         (there the card waits for you, so another undo can go further back)."""
         if not self.options.auto_play or self._no_auto_turn == self.driver.turn:
             return None
-        legal = self.game.deal.legal_moves()
-        return legal[0] if len(legal) == 1 else None
+        return only_card(self.game.deal)
 
     def _play_forced_soon(self) -> None:
         """Show the forced card for a moment, then play it (unless you play it first)."""
@@ -721,7 +726,7 @@ class TableScreen(NilScreen):
         if problem is not None:
             self._refuse(card, problem)
             return
-        forced = len(self.game.deal.legal_moves()) == 1  # your only legal card
+        forced = only_card(self.game.deal) is not None
         try:
             events = driver.play(card)
         except IllegalPlay as exc:  # pragma: no cover - why_illegal said it was legal
