@@ -95,7 +95,7 @@ class Lead:
     higher: int  # ...and above it
     all_sure: bool  # no legal lead of yours has a higher card of its suit out
     fewest_lower: bool  # no other legal lead has fewer lower cards of its suit out
-    hunted: tuple[int, ...]
+    hunted: tuple[int, ...]  # the other seats still clean that have not shown out of its suit
 
 
 Reason = OnlyCard | Sweep | Discard | Duck | Overtake | Lead
@@ -180,6 +180,10 @@ def _following(view: PlayerView, card: Card, clean: bool,
 
 def _leading(view: PlayerView, card: Card, clean: bool, hunted: tuple[int, ...]) -> Reason:
     lower, higher = _suit_out(view, card)
+    # a lead hunts only a clean player who may still have to follow its suit: one who has
+    # shown out of it discards and cannot be made to take the trick
+    voids = view.voids()
+    hunted = tuple(s for s in hunted if card.suit not in voids[s])
     outs = [_suit_out(view, c) for c in view.legal]
     return Lead(card, clean, lower, higher,
                 all_sure=all(h == 0 for _, h in outs),

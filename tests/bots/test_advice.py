@@ -7,6 +7,7 @@ their facts do not hold."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 from dataclasses import fields, replace
 from typing import Any
@@ -182,7 +183,8 @@ def check_lead(view: PlayerView, r: Lead) -> None:
     assert r.all_sure == all(takes(view, c) for c in legal)
     assert r.fewest_lower == all(r.lower <= (out & below(c)).bit_count() for c in legal)
     assert r.clean == (view.taken[view.seat] == 0)
-    assert r.hunted == (() if r.clean else clean_others(view))
+    assert r.hunted == (() if r.clean else tuple(
+        s for s in clean_others(view) if not shown_out(view, s, r.card.suit)))
 
 
 KINDS = (OnlyCard, Sweep, Discard, Duck, Overtake, Lead)
@@ -239,6 +241,109 @@ def said_facts(reason: Reason, text: str) -> None:
         assert isinstance(r, Overtake) and r.lowest
 
 
+# --- the words checked against the position itself, not against the claim's record ---------
+
+SEAT_WORDS = ("South", "West", "North", "East")
+SUIT_WORDS = ("club", "diamond", "heart", "spade")
+NAMES = r"(?:South|West|North|East)(?:(?:, | and )(?:South|West|North|East))*"
+
+
+def named(text: str) -> list[int]:
+    return [SEAT_WORDS.index(w) for w in re.findall(r"South|West|North|East", text)]
+
+
+def shown_out(view: PlayerView, seat: int, suit: int) -> bool:
+    """The seat failed to follow the suit at some trick of this deal (read from the plays)."""
+    done = [(t.leader, t.cards) for t in view.tricks] + [(view.leader, view.trick)]
+    for leader, cards in done:
+        for k, c in enumerate(cards):
+            if k and (leader + k) % 4 == seat and c.suit != cards[0].suit == suit:
+                return True
+    return False
+
+
+def out_count(view: PlayerView, card: Card, mask: int) -> int:
+    return (view.unseen_mask & mask).bit_count()
+
+
+def said_true(view: PlayerView, card: Card, text: str) -> list[str]:
+    """What the sentence says that the position does not hold (empty when every phrase is
+    true). Each phrase is read from the words and checked on the cards, so a claim whose
+    record is right but whose words say more is caught too."""
+    wrong: list[str] = []
+    me = view.seat
+    clean = [view.taken[s] == 0 for s in range(4)]
+    leading = not view.trick
+    for m in re.finditer(rf"hunt ({NAMES})", text):
+        for seat in named(m.group(1)):
+            if seat == me or not clean[seat]:
+                wrong.append(f"hunts {SEAT_WORDS[seat]}, who is not a clean opponent")
+            if leading and shown_out(view, seat, card.suit):
+                wrong.append(f"hunts {SEAT_WORDS[seat]} with a {SUIT_WORDS[card.suit]} lead, "
+                             "but they have shown out of the suit")
+    if "you are still clean" in text and not clean[me]:
+        wrong.append("says you are clean")
+    m = re.search(r"(\d+|no) lower (\w+?)s? (?:is|are) out against (\d+) higher", text)
+    if m:
+        lower = 0 if m.group(1) == "no" else int(m.group(1))
+        if (lower != out_count(view, card, below(card))
+                or int(m.group(3)) != out_count(view, card, above(card))):
+            wrong.append("counts the cards out wrongly")
+    if re.search(r"no higher \w+ are out", text) and out_count(view, card, above(card)):
+        wrong.append("says no higher card is out")
+    if re.search(r"no lower \w+ are out", text) and out_count(view, card, below(card)):
+        wrong.append("says no lower card is out")
+    m = re.search(r"You have no (\w+?)s\b", text)
+    if m and any(c.suit == SUIT_WORDS.index(m.group(1)) for c in view.hand):
+        wrong.append("says you have none of a suit you hold")
+    m = re.search(rf"({NAMES})(, still clean,)? (takes the trick|is winning the trick)", text)
+    if m:
+        seat = named(m.group(1))[0]
+        if view.trick and trick_winner(view.leader, view.trick) != seat:
+            wrong.append("names the wrong winner")
+        if m.group(2) and not clean[seat]:
+            wrong.append("calls the winner clean")
+        if m.group(3) == "takes the trick" and len(view.trick) != 3:
+            wrong.append("says the trick is decided")
+    for m in re.finditer(r"(South|West|North|East)'s (\w+?)(?=[ :.,])", text):
+        seat = SEAT_WORDS.index(m.group(1))
+        if not view.trick or trick_winner(view.leader, view.trick) != seat:
+            wrong.append(f"calls {m.group(0)} the card winning the trick")
+    if "your highest card" in text and any(c.rank >= card.rank for c in view.hand if c != card):
+        wrong.append("says your highest card")
+    if "whatever you lead wins" in text.lower() and not all(takes(view, c) for c in view.legal):
+        wrong.append("says every lead wins")
+    if "you take every trick from here" in text:
+        try:
+            check_sweep(view, Sweep(card))
+        except AssertionError:
+            wrong.append("claims a sweep")
+    return wrong
+
+
+def test_the_words_checker_catches_a_hunt_of_a_player_void_in_the_led_suit() -> None:
+    # East showed out of hearts on the first trick; South leads a heart with East still clean.
+    view = view_of("6H 9C KS", taken=(1, 1, 0, 0),
+                   played="2H 3H 4H 5C 7H 8H 9H TH")
+    # the first trick (led by South) had East (seat 3) play 5C; the second was all hearts
+    assert shown_out(view, 3, 0 + 2)
+    text = "Lead 6♥ to hunt North and East (still clean): 1 lower heart is out against 1 higher"
+    assert any("shown out" in w for w in said_true(view, Card.parse("6H"), text))
+    # the hint itself never names East as hunted by a heart lead
+    said = words(explain(view, Card.parse("6H")))
+    assert "East" not in said and said_true(view, Card.parse("6H"), said) == []
+
+
+def test_hints_name_no_void_player_as_hunted_over_2000_positions() -> None:
+    """Every legal card's hint read as words, against the position: nothing untrue."""
+    wrong = []
+    for view in positions(2000, seed=19):
+        for card in view.legal:
+            text = words(explain(view, card))
+            wrong += [(text, w) for w in said_true(view, card, text)]
+    assert wrong == [], wrong[:5]
+
+
 def test_every_claim_for_every_legal_card_holds_over_10000_positions() -> None:
     kinds: dict[str, int] = {}
     n = 0
@@ -253,6 +358,7 @@ def test_every_claim_for_every_legal_card_holds_over_10000_positions() -> None:
             assert plain == text.translate(str.maketrans(SUIT_SYMBOLS, SUIT_CODES)), plain
             assert not any(s in plain for s in SUIT_SYMBOLS), plain
             said_facts(reason, text)
+            assert said_true(view, card, text) == [], (text, said_true(view, card, text))
     assert n == POSITIONS
     # every kind of claim was met, each many times
     assert set(kinds) == {k.__name__ for k in KINDS}, kinds
@@ -343,7 +449,7 @@ def test_hint_words_agree_in_number_and_use_the_look() -> None:
     lead2 = view_of("2H 9H KS", played="3H 4H 5H 6C")
     assert words(explain(lead2, Card.parse("2H"))) == (
         "Lead 2♥: no lower hearts are out, so whoever follows suit must go over it.")
-    lead9 = view_of("2H 9H KS", played="3H 4H 5H 6H 7H")
+    lead9 = view_of("2H 9H KS", played="3H 4H 5H 6H 2C 3C 4C 7H")
     assert words(explain(lead9, Card.parse("9H")), ascii=True) == (
         "Lead 9H: 1 lower heart is out against 5 higher.")
     last = view_of("2C 3C KH", "AD 4D 5D", leader=1)
