@@ -141,3 +141,34 @@ def test_a_challenge_opens_on_its_day(monkeypatch: pytest.MonkeyPatch,
     out, err = capsys.readouterr()
     assert out == "" and opened == ["2026-11-30", "2025-01-01", None]
     assert err == "nil-tui challenge: error: the challenge of 2026-12-01 opens on that day\n"
+
+
+
+
+def test_every_noqa_marker_names_a_rule_ruff_runs() -> None:
+    """A ``noqa`` marker for a rule ruff does not run hides nothing and says nothing: the
+    project's ruff settings name every rule the package's markers name (ruff's own default
+    rules change from version to version), and RUF100, which reports a marker that
+    suppresses nothing; ``ruff check nil_tui`` is clean with them."""
+    import re
+
+    tomllib = pytest.importorskip("tomllib")
+    pytest.importorskip("ruff")
+    from ruff.__main__ import find_ruff_bin
+
+    root = Path(__file__).resolve().parent.parent
+    named: set[str] = set()
+    for path in (root / "nil_tui").rglob("*.py"):
+        for codes in re.findall(r"#\s*noqa:\s*([A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*)",
+                                path.read_text(encoding="utf-8")):
+            named.update(code.strip() for code in codes.split(","))
+    assert named, "no noqa markers found: the pattern is wrong"
+    lint = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))[
+        "tool"]["ruff"].get("lint", {})
+    listed = set(lint.get("select", [])) | set(lint.get("extend-select", []))
+    assert "RUF100" in listed
+    assert named <= listed, f"markers name rules the settings do not run: {named - listed}"
+    done = subprocess.run([find_ruff_bin(), "check", "--no-cache", "--output-format",
+                           "concise", "nil_tui"],
+                          check=False, capture_output=True, text=True, timeout=120, cwd=root)
+    assert done.returncode == 0, done.stdout[-3000:]
