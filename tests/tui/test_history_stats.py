@@ -289,3 +289,34 @@ async def test_history_rows_fit_80_columns_and_mark_challenges(
         assert cells[1][2:] == ["Safe", "challenge 11-30*", "21 | 20 22 23"]
         assert cells[2][2:] == ["Unfinished", "easy/hard/norm", "12 | 13 14 15"]
         assert "* assisted" in text_of(app.screen.query_one("#history-head", Static))
+
+
+async def test_the_review_in_the_first_deal_of_two_counts_the_deals_planned() -> None:
+    """``d`` on deal 1's summary of a two-deal game: "deal 1 of 2", not "deal 1 of 1"."""
+    from nil_tui.tui.screens.summary import SummaryScreen
+
+    rng = random.Random(4)
+    game = Game(2, seed=4)
+    while not game.deal.is_over:
+        game.play(rng.choice(list(game.deal.legal_moves())))
+    app = Host(lambda: SummaryScreen(game, between_deals=True))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("d")
+        await pilot.pause()
+        review = app.screen
+        assert isinstance(review, ReviewScreen)
+        head = text_of(review.query_one("#review-head", Static))
+        tricks = len(game.deals[0].tricks)
+        assert f"deal 1 of 2 (1 dealt so far), trick 0 of {tricks}" in head, head
+
+
+async def test_a_long_review_title_does_not_wrap_at_80_columns() -> None:
+    game = Game.from_record(finished(8))
+    title = "Replay of /a/rather/long/folder/name/that/goes/on/and/on/game-2026-12-01-1234.json"
+    app = Host(lambda: ReviewScreen(game, title=title))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        title = app.screen.query_one("#review-title", Static)
+        assert title.size.height == 1 and title.region.right <= 80
+        assert app.screen.query_one("#review-head", Static).region.y == 1

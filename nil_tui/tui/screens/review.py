@@ -36,6 +36,8 @@ class ReviewScreen(NilScreen):
     """All four hands and each trick of a completed (or saved) game."""
 
     DEFAULT_CSS = """
+    ReviewScreen #review-title { height: 1; padding: 0 1; background: $panel;
+                                 text-wrap: nowrap; text-overflow: ellipsis; }
     ReviewScreen #review-head { height: auto; padding: 0 1; background: $panel; }
     ReviewScreen #review-table { height: 1fr; align-horizontal: center; }
     ReviewScreen .review-hand { width: 24; height: 5; padding: 0 1; }
@@ -68,6 +70,7 @@ class ReviewScreen(NilScreen):
         self._ready = False  # the widgets exist (``is_mounted`` is still False in on_mount)
 
     def compose(self) -> ComposeResult:
+        yield Static(Text(self.title_text, style="bold"), id="review-title")
         yield Static(id="review-head")
         with Vertical(id="review-table"):
             with Horizontal(classes="review-row"):
@@ -131,9 +134,14 @@ class ReviewScreen(NilScreen):
             head.append_text(hand_lines(at.hand(seat), self.look))
             self.query_one(f"#hand-{seat}", Static).update(head)
         self.query_one(TrickView).info = self._trick_info(at)
-        head = Text(self.title_text, style="bold")
-        head.append(f"   deal {self.deal_index + 1} of {len(self.game.deals)}, "
-                    f"trick {step} of {self.steps}")
+        # Two lines that never wrap: the title (cut short with a mark if the terminal is too
+        # narrow), then where you are, counted against the game's planned deals.
+        planned = self.game.deals_planned
+        played = len(self.game.deals)
+        head = Text(f"deal {self.deal_index + 1} of {planned}")
+        if played < planned:
+            head.append(f" ({played} dealt so far)")
+        head.append(f", trick {step} of {self.steps}")
         if deal.is_over and step == self.steps:
             head.append("   " + describe_result(deal.taken, deal.points,
                                                 SEAT_NAMES), style="cyan")
