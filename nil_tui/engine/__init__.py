@@ -8,6 +8,7 @@ from .deal import (
     Deal,
     IllegalPlay,
     NothingToUndo,
+    Play,
     Trick,
     legal_mask_of,
     score,
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DECK", "SEAT_NAMES", "Card", "CardPlayed", "Cut", "Deal", "DealEnded", "DealStarted",
     "Event", "Game", "GameEnded", "IllegalPlay", "InvalidCard", "NothingToUndo", "Phase",
-    "PlayerView", "RecordError", "Suit", "Trick", "TrickWon", "cards_of", "describe_result",
+    "Play", "PlayerView", "RecordError", "Suit", "Trick", "TrickWon", "cards_of", "describe_result",
     "legal_mask_of", "lowest", "mask_of", "score", "trick_winner", "voids_mask",
 ]
 

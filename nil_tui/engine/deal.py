@@ -47,6 +47,16 @@ class Trick(NamedTuple):
         return self.cards[(seat - self.leader) & 3]
 
 
+class Play(NamedTuple):
+    """One card of a deal as everyone saw it: the seat, the card, and whether it was that
+    seat's only legal card (``forced``). :attr:`Deal.plays` lists them in play order, as
+    python-chess keeps a board's ``move_stack``."""
+
+    seat: int
+    card: Card
+    forced: bool = False
+
+
 _new_tuple = tuple.__new__
 
 
@@ -195,8 +205,8 @@ class Deal:
 
     # ``to_move`` and ``is_over`` are plain attributes (read them, never set them): bots'
     # playouts read them after every card. Every field is set in one place, ``_assign``.
-    __slots__ = ("_early", "_hands", "_leader", "_legal", "_played", "_taken", "_trick",
-                 "_tricks", "context", "dealer", "dealt", "is_over", "to_move")
+    __slots__ = ("_early", "_forced", "_hands", "_leader", "_legal", "_played", "_taken",
+                 "_trick", "_tricks", "context", "dealer", "dealt", "is_over", "to_move")
 
     def __init__(self, hands: Sequence[int], dealer: int) -> None:
         if dealer not in (0, 1, 2, 3):
@@ -209,10 +219,11 @@ class Deal:
     def _assign(self, dealer: int, dealt: tuple[int, int, int, int], hands: list[int],
                 leader: int, trick: list[Card], tricks: list[Trick], taken: list[int],
                 played: int, to_move: int | None, legal: int, is_over: bool, early: bool,
-                context: tuple[int, int, tuple[int, int, int, int]]) -> Deal:
+                context: tuple[int, int, tuple[int, int, int, int]], forced: int = 0) -> Deal:
         """Set every field (the lists are owned by this deal from now on). ``legal`` is the
         mask of the cards ``to_move`` may play once :meth:`legal_mask` has worked it out, and
-        ``_UNKNOWN`` until then (a play or an undo forgets it)."""
+        ``_UNKNOWN`` until then (a play or an undo forgets it). ``forced``: the cards (a
+        mask) that were their seat's only legal card when played."""
         self.dealer: int = dealer
         self.dealt: tuple[int, int, int, int] = dealt
         self._hands: list[int] = hands
@@ -227,6 +238,7 @@ class Deal:
         self._early: bool = early
         # (deal_number, deals_planned, totals before this deal): set by Game for views.
         self.context: tuple[int, int, tuple[int, int, int, int]] = context
+        self._forced: int = forced
         return self
 
     # --- construction -------------------------------------------------------------------
@@ -293,7 +305,7 @@ class Deal:
         return _new_deal(Deal)._assign(
             self.dealer, self.dealt, self._hands[:], self._leader, self._trick[:],
             self._tricks[:], self._taken[:], self._played, self.to_move, self._legal,
-            self.is_over, self._early, self.context)
+            self.is_over, self._early, self.context, self._forced)
 
     # --- state --------------------------------------------------------------------------
     @property
@@ -326,6 +338,21 @@ class Deal:
     @property
     def tricks(self) -> tuple[Trick, ...]:
         return tuple(self._tricks)
+
+    @property
+    def plays(self) -> tuple[Play, ...]:
+        """Every card played in this deal, in order: who played it, and whether it was their
+        only legal card (a deal rebuilt by :meth:`from_position` knows no forced cards)."""
+        forced = self._forced
+        out: list[Play] = []
+        for done in self._tricks:
+            first = done.leader
+            for k, c in enumerate(done.cards):
+                out.append(Play((first + k) & 3, c, bool(forced & _BITS[c])))
+        first = self._leader
+        for k, c in enumerate(self._trick):
+            out.append(Play((first + k) & 3, c, bool(forced & _BITS[c])))
+        return tuple(out)
 
     @property
     def trick_number(self) -> int:
@@ -428,6 +455,8 @@ class Deal:
         if not legal & bit:
             raise self.why_illegal(card) or IllegalPlay(card, "not allowed")
         seat: int = self.to_move  # type: ignore[assignment]  # a legal card: the deal is on
+        if legal == bit:
+            self._forced |= bit
         hands = self._hands
         hands[seat] ^= bit
         self._played |= bit
@@ -477,6 +506,7 @@ class Deal:
         bit = _BITS[card]
         self._hands[seat] |= bit
         self._played ^= bit
+        self._forced &= ~bit
         self.to_move = seat
         self._legal = _UNKNOWN
         return card
