@@ -156,6 +156,9 @@ def build_parser(with_simulate: bool = True) -> argparse.ArgumentParser:
     analyse.add_argument("--jobs", type=argtypes.jobs, default=None, metavar="J",
                          help="worker processes (default: the number of cores, at most 4)")
 
+    from .net import commands as net_commands
+
+    net_commands.add_parsers(sub)
     simulate = sub.add_parser("simulate", help="bots-only games, headless")
     if with_simulate:
         from . import sim
@@ -353,6 +356,10 @@ def _run(args: argparse.Namespace) -> int:
         return launch.replay(game, source=args.file)
     if command == "resume":
         return resume()
+    if command in ("host", "join"):
+        from .net import commands as net_commands
+
+        return net_commands.run(args)
     if command == "analyse":
         from . import analysis_cli
 

@@ -1,0 +1,176 @@
+"""A client of a shared table, without a screen: connects with the invite (and the seat key
+when it has one), keeps the newest position it was sent, and sends plays. ``nil-tui join``,
+the tests and the benchmark all use it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import ssl
+from collections.abc import Callable
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+from .. import __version__
+from .keys import Invite
+from .protocol import JSON, PROTOCOL, encode, hello
+
+
+class JoinError(Exception):
+    """The table would not seat us (or could not be reached): ``code`` and a reason."""
+
+    def __init__(self, code: str, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+class TableClient:
+    """One seat's connection to a table."""
+
+    def __init__(self, invite: Invite, *, name: str | None = None, key: str | None = None,
+                 seat: int | None = None, tls: ssl.SSLContext | None = None,
+                 path: str = "/", protocol: int = PROTOCOL, app: str = __version__,
+                 capture: Callable[[str], object] | None = None) -> None:
+        self.invite = invite
+        self.name = name
+        self.key = key
+        self.wanted_seat = seat
+        self.tls = tls
+        self.path = path
+        self.protocol = protocol
+        self.app = app
+        self.capture = capture
+        self.ws: ClientConnection | None = None
+        self.seat: int | None = None
+        self.owner = False
+        self.view: JSON | None = None
+        self.lobby: JSON | None = None
+        self.refusals: list[JSON] = []
+        self._id = 0
+
+    @property
+    def url(self) -> str:
+        return self.invite.url.rstrip("/") + self.path
+
+    async def connect(self, timeout: float = 10.0) -> JSON:
+        """Connect and say hello; the welcome, or JoinError with the table's reason."""
+        tls = self.tls
+        if self.invite.tls and tls is None:
+            tls = ssl.create_default_context()
+        try:
+            self.ws = await asyncio.wait_for(connect(
+                self.url, ssl=tls if self.invite.tls else None, max_size=2**22,
+                open_timeout=timeout, compression=None, ping_interval=10, ping_timeout=20,
+                close_timeout=2, proxy=None), timeout)
+        except InvalidStatus as exc:
+            body = exc.response.body.decode("utf-8", "replace").strip() if exc.response.body \
+                else ""
+            raise JoinError("http", body or f"the table answered {exc.response.status_code}") \
+                from None
+        except (OSError, asyncio.TimeoutError, TimeoutError) as exc:
+            raise JoinError("unreachable", f"cannot reach the table at {self.invite.host}:"
+                            f"{self.invite.port} ({_why(exc)})") from None
+        await self.ws.send(encode(hello(self.invite.secret, key=self.key, name=self.name,
+                                        seat=self.wanted_seat, protocol=self.protocol,
+                                        app=self.app)))
+        first = await self.receive(timeout)
+        if first is None:
+            raise JoinError("closed", "the table closed the connection")
+        if first.get("type") == "error":
+            raise JoinError(str(first.get("code")), str(first.get("reason")))
+        if first.get("type") != "welcome":
+            raise JoinError("protocol", "the table did not welcome us")
+        self.seat, self.key = int(first["seat"]), str(first["key"])
+        self.owner = bool(first.get("owner"))
+        return first
+
+    async def receive(self, timeout: float | None = None) -> JSON | None:
+        """The next message (None when the connection has closed); keeps the newest view."""
+        assert self.ws is not None
+        try:
+            raw = await asyncio.wait_for(self.ws.recv(), timeout)
+        except ConnectionClosed:
+            return None
+        text = raw if isinstance(raw, str) else raw.decode("utf-8")
+        if self.capture is not None:
+            self.capture(text)
+        message: JSON = json.loads(text)
+        kind = message.get("type")
+        if kind == "view":
+            self.view = message
+        elif kind == "lobby":
+            self.lobby = message
+        elif kind in ("refused", "error"):
+            self.refusals.append(message)
+        return message
+
+    async def send(self, message: JSON) -> int:
+        """Send a request (its id is added); returns the id."""
+        assert self.ws is not None
+        self._id += 1
+        await self.ws.send(encode({**message, "id": self._id}))
+        return self._id
+
+    async def play(self, card: str, turn: int | None = None) -> int:
+        if turn is None:
+            assert self.view is not None
+            turn = int(self.view["turn"])
+        return await self.send({"type": "play", "card": card, "turn": turn})
+
+    async def ready(self) -> int:
+        return await self.send({"type": "ready"})
+
+    async def start(self) -> int:
+        return await self.send({"type": "start"})
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+
+    def my_turn(self) -> bool:
+        v = self.view
+        return v is not None and v.get("phase") == "playing" and v.get("to_move") == self.seat \
+            and bool(v.get("legal"))
+
+
+def _why(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return str(exc) or type(exc).__name__
+
+
+async def play_scripted(client: TableClient, rng: random.Random, *,
+                        on_turn: Callable[[JSON], object] | None = None,
+                        max_messages: int = 100_000, timeout: float = 120.0,
+                        think: Callable[[], Any] | None = None) -> JSON | None:
+    """Play random legal cards and ask for each next deal until the game is over; the last
+    view (with the record), or None when the connection closed first."""
+    answered = -1
+    readied = 0
+    for _ in range(max_messages):
+        message = await client.receive(timeout)
+        if message is None:
+            return None
+        if message.get("type") != "view":
+            continue
+        view = message
+        if view.get("phase") == "game_over":
+            return view
+        if view.get("phase") == "deal_over" and readied < int(view["deal_number"]):
+            readied = int(view["deal_number"])
+            await client.ready()
+        if client.my_turn() and int(view["turn"]) > answered:
+            answered = int(view["turn"])
+            if on_turn is not None:
+                on_turn(view)
+            if think is not None:
+                await think()
+            await client.play(rng.choice(view["legal"]), answered)
+    raise RuntimeError("the game did not end within the messages allowed")
+
+
+__all__ = ["JoinError", "TableClient", "play_scripted"]

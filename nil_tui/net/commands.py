@@ -1,0 +1,411 @@
+"""``nil-tui host`` and ``nil-tui join``: their options and what they run.
+
+Only argparse is imported at the top: the command line's parser is built for every command.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, Any
+
+from .. import argtypes
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from ..engine import Game
+    from .client import TableClient
+    from .protocol import JSON
+
+TABLE_DIR = "table"  # the host's table (its store and its keys) inside the data folder
+TABLE_FILE = "table.json"
+
+
+def seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got "
+                                         f"{argtypes.shown(text)}") from None
+    if not 0 <= value <= 86400:
+        raise argparse.ArgumentTypeError("expected 0 to 86400 seconds")
+    return value
+
+
+def port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a port number, got "
+                                         f"{argtypes.shown(text)}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError("expected a port 0-65535 (0: any free port)")
+    return value
+
+
+def people(text: str) -> int:
+    if text not in ("1", "2", "3", "4"):
+        raise argparse.ArgumentTypeError("expected 1 to 4 people")
+    return int(text)
+
+
+def add_parsers(sub: Any) -> None:
+    """Add ``host`` and ``join`` to the command line's subcommands."""
+    host = sub.add_parser(
+        "host", help="open a table that friends join from their own terminals",
+        description="Open a shared table: prints an invite for nil-tui join. You sit at "
+        "South; the seats nobody takes get bots when the game starts. Binds to 127.0.0.1 "
+        "unless --bind says otherwise (reach a friend through an SSH tunnel, or TLS).")
+    host.add_argument("--deals", type=argtypes.deals, default=8, metavar="N",
+                      help="number of deals, 1-99 (default: 8)")
+    host.add_argument("--bots", metavar="W=SPEC,N=SPEC,E=SPEC", default=None,
+                      help="the bot for each seat nobody takes (default: normal)")
+    host.add_argument("--seed", type=argtypes.seed, default=None,
+                      help="seed for a reproducible game")
+    host.add_argument("--bind", default="127.0.0.1", metavar="ADDR",
+                      help="address to listen on (default: 127.0.0.1, this machine only)")
+    host.add_argument("--port", type=port, default=None, metavar="P",
+                      help="port to listen on (default: 4711; 0 for any free port)")
+    host.add_argument("--certfile", default=None, metavar="FILE",
+                      help="serve TLS with this certificate (PEM; the key too, or --keyfile)")
+    host.add_argument("--keyfile", default=None, metavar="FILE",
+                      help="the certificate's private key (PEM)")
+    host.add_argument("--name", default=None, help="your name at the table")
+    host.add_argument("--no-seat", action="store_true",
+                      help="run the table without playing at it")
+    host.add_argument("--players", type=people, default=None, metavar="N",
+                      help="start by itself once N people are seated (default: you start it; "
+                      "with --no-seat, the first person to sit down starts it)")
+    host.add_argument("--away-timeout", type=seconds, default=60.0, metavar="SECONDS",
+                      help="how long a dropped player's seat waits before a normal bot "
+                      "plays it until they are back (default: 60)")
+    host.add_argument("--deal-pause", type=seconds, default=30.0, metavar="SECONDS",
+                      help="the longest wait after a deal for the players to ask for the "
+                      "next one (default: 30)")
+    host.add_argument("--max-connections", type=int, default=64, metavar="N",
+                      help="connections open at once, at most (default: 64)")
+    host.add_argument("--resume", action="store_true",
+                      help="bring back the last table (after a crash or a kill): same "
+                      "invite, same seats, its game as last saved")
+    host.add_argument("--replace", action="store_true",
+                      help="open a new table even though the last one's game is unfinished")
+
+    join = sub.add_parser(
+        "join", help="sit at a friend's table",
+        description="Join a shared table with its invite. Run the same command again to "
+        "get your seat back (your seat key is kept in your data folder).")
+    join.add_argument("invite", metavar="INVITE",
+                      help="the invite, nil://HOST:PORT/SECRET (or nils:// for TLS)")
+    join.add_argument("--name", default=None, help="your name at the table")
+    join.add_argument("--seat", type=argtypes.seat, default=None, metavar="S",
+                      help="the seat you ask for (S, W, N, E; default: the next free one)")
+    join.add_argument("--cafile", default=None, metavar="FILE",
+                      help="trust this certificate (a table with its own TLS certificate)")
+    join.add_argument("--auto", action="store_true",
+                      help="play random legal cards by itself (for testing a table)")
+
+
+def run(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from ..cli import UsageError
+    from .keys import InviteError
+
+    try:
+        if args.command == "host":
+            return asyncio.run(_host(args))
+        return asyncio.run(_join(args))
+    except InviteError as exc:
+        raise UsageError(str(exc)) from None
+    except KeyboardInterrupt:
+        return 130
+
+
+# --- host ------------------------------------------------------------------------------------
+def _home() -> Path:
+    from ..paths import default_home
+
+    return default_home()
+
+
+def _bots(spec: str | None) -> tuple[str, str, str, str]:
+    from ..cli import parse_bots
+
+    west, north, east = parse_bots(None, spec, ("normal", "normal", "normal"))
+    return ("normal", west, north, east)
+
+
+async def _host(args: argparse.Namespace) -> int:
+    import json
+    import ssl
+
+    from ..cli import UsageError
+    from ..engine import Game
+    from ..store import Store
+    from .keys import Invite, write_private
+    from .server import Limits, TableServer, tls_context
+    from .table import Table, TableConfig
+
+    home = _home() / TABLE_DIR
+    table_file = home / TABLE_FILE
+    kept: JSON | None = None
+    try:
+        kept = json.loads(table_file.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        kept = None
+    store = Store.open(home)
+    saved = store.load_current()
+
+    def save_game(game: Game) -> None:
+        store.save_current(game.to_record(), {"table": True})
+
+    def save_table(data: JSON) -> None:
+        write_private(table_file, {**data, "bind": args.bind, "port": bound_port})
+
+    finished: list[Game] = []
+
+    def game_over(game: Game) -> None:
+        finished.append(game)
+        store.finish_game(game.to_record(), {"table": True})
+
+    bound_port = args.port if args.port is not None else 4711
+    if args.resume:
+        if not isinstance(kept, dict):
+            raise UsageError("there is no table to resume (open one with nil-tui host)")
+        game = Game.from_record(saved[0]) if saved and kept.get("started") else None
+        if kept.get("started") and game is None:
+            raise UsageError("the table's game could not be read back from the store")
+        if args.port is None:
+            bound_port = int(kept.get("port", 4711))
+        if args.bind == "127.0.0.1" and kept.get("bind"):
+            args.bind = str(kept["bind"])
+        table = Table.restore(kept, game, save_game=save_game, save_table=save_table,
+                              on_game_over=game_over)
+    else:
+        if isinstance(kept, dict) and kept.get("started") and saved and not args.replace:
+            raise UsageError("the last table's game is unfinished: nil-tui host --resume "
+                             "brings it back (or add --replace to open a new table)")
+        if saved:
+            store.clear_current()
+        config = TableConfig(deals=args.deals, seed=args.seed, bots=_bots(args.bots),
+                             away_timeout=args.away_timeout, deal_pause=args.deal_pause,
+                             start_when=args.players)
+        table = Table(config, save_game=save_game, save_table=save_table,
+                      on_game_over=game_over)
+        if not args.no_seat:
+            table.seat_owner(0, args.name)
+    tls: ssl.SSLContext | None = None
+    if args.certfile:
+        try:
+            tls = tls_context(args.certfile, args.keyfile)
+        except (OSError, ssl.SSLError) as exc:
+            raise UsageError(f"cannot use the certificate: {exc}") from None
+    server = TableServer({"/": table}, Limits(max_connections=args.max_connections))
+    try:
+        bound_port = await server.start(args.bind, bound_port, tls)
+    except OSError as exc:
+        raise UsageError(f"cannot listen on {args.bind}:{bound_port} "
+                         f"({exc.strerror or exc})") from None
+    table._keep()
+    shown = args.bind if args.bind not in ("0.0.0.0", "::") else _public_address()
+    invite = Invite(shown, bound_port, table.secret, tls is not None)
+    from .keys import grouped
+
+    print(f"Table open. Invite your friends with:\n  nil-tui join {invite}", flush=True)
+    print(f"(or read out: {shown}:{bound_port}/{grouped(table.secret)})", flush=True)
+    if args.bind in ("127.0.0.1", "localhost", "::1"):
+        print("It listens on this machine only: a friend elsewhere comes through an SSH "
+              "tunnel (see README, Play together).", flush=True)
+    try:
+        if args.no_seat:
+            await _serve_until_over(table, finished)
+            return 0
+        owner = table.seats[0]
+        local = Invite("127.0.0.1" if args.bind in ("0.0.0.0", "127.0.0.1") else args.bind,
+                       bound_port, table.secret, tls is not None)
+        from .client import TableClient
+
+        cafile_ctx = None
+        if tls is not None:
+            cafile_ctx = ssl.create_default_context()
+            cafile_ctx.check_hostname = False
+            cafile_ctx.verify_mode = ssl.CERT_NONE  # our own table, over this machine
+        client = TableClient(local, key=owner.key, name=owner.name, tls=cafile_ctx)
+        return await _seat(client, auto=False, home=None)
+    finally:
+        await server.close()
+        store.close()
+
+
+async def _serve_until_over(table: Any, finished: list[Game]) -> None:
+    import asyncio
+
+    while not finished:
+        await asyncio.sleep(0.5)
+    for _ in range(120):  # let the players see the end, then close
+        if not any(s.member is not None for s in table.seats):
+            return
+        await asyncio.sleep(0.5)
+
+
+def _public_address() -> str:
+    import socket
+
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))  # no packet is sent: this only picks the interface
+            return str(s.getsockname()[0])
+    except OSError:
+        return "127.0.0.1"
+
+
+# --- join ------------------------------------------------------------------------------------
+async def _join(args: argparse.Namespace) -> int:
+    import ssl
+
+    from .client import TableClient
+    from .keys import kept_key, parse_invite
+
+    invite = parse_invite(args.invite)
+    home = _home()
+    kept = kept_key(home, invite)
+    tls = None
+    if invite.tls:
+        tls = ssl.create_default_context(cafile=args.cafile)
+        if args.cafile:
+            tls.check_hostname = False  # the table's own certificate, trusted by file
+    client = TableClient(invite, name=args.name, key=kept[0] if kept else None,
+                         seat=args.seat, tls=tls)
+    return await _seat(client, auto=args.auto, home=home, kept=kept is not None)
+
+
+async def _connect(client: TableClient, home: Path | None, kept: bool) -> str | None:
+    """Connect (once); None when seated, else why not."""
+    from .client import JoinError
+    from .keys import keep_key
+
+    try:
+        await client.connect()
+    except JoinError as exc:
+        if exc.code == "unknown_key" and kept:
+            client.key = None  # the seat was given up before the game started
+            return await _connect(client, home, False)
+        return exc.reason
+    if home is not None and client.key is not None and client.seat is not None:
+        keep_key(home, client.invite, client.key, client.seat)
+    return None
+
+
+async def _seat(client: TableClient, *, auto: bool, home: Path | None,
+                kept: bool = False) -> int:
+    """Play a seat until the game is over, coming back after a lost connection."""
+    import random
+    import sys
+
+    from .text import LineInput, describe_lobby, describe_view, out
+
+    problem = await _connect(client, home, kept)
+    if problem is not None:
+        print(f"nil-tui join: {problem}", file=sys.stderr)
+        return 1
+    print(f"You sit at {('South', 'West', 'North', 'East')[client.seat or 0]}.", flush=True)
+    lines = None if auto else LineInput()
+    rng = random.Random()
+    answered, readied = -1, 0
+    try:
+        for _attempt in range(10_000):
+            message = await _next(client, lines)
+            if message is None:  # the connection is gone
+                if client.view is not None and client.view.get("phase") == "game_over":
+                    return 0
+                if client.ws is not None and client.ws.close_code == 4000:
+                    print("You joined this table from elsewhere.", flush=True)
+                    return 0
+                if not await _rejoin(client, home):
+                    print("nil-tui join: the table cannot be reached any more; run the same "
+                          "join again to come back", file=sys.stderr)
+                    return 1
+                continue
+            if isinstance(message, str):  # a line typed
+                await _typed(client, message)
+                continue
+            kind = message.get("type")
+            if kind == "lobby":
+                out(describe_lobby(message, client.owner))
+            elif kind == "view":
+                out(describe_view(message))
+                if message["phase"] == "game_over":
+                    _keep_record(home, message)
+                    return 0
+                if auto:
+                    if message["phase"] == "deal_over" and readied < message["deal_number"]:
+                        readied = int(message["deal_number"])
+                        await client.ready()
+                    if client.my_turn() and message["turn"] > answered:
+                        answered = int(message["turn"])
+                        await client.play(rng.choice(message["legal"]), answered)
+            elif kind == "refused":
+                print(f"Refused: {message.get('reason')}", flush=True)
+        return 1
+    finally:
+        if lines is not None:
+            lines.close()
+        await client.close()
+
+
+async def _next(client: TableClient, lines: Any) -> JSON | str | None:
+    import asyncio
+
+    if lines is None:
+        return await client.receive()
+    got_line = asyncio.ensure_future(lines.queue.get())
+    got_message = asyncio.ensure_future(client.receive())
+    done, _ = await asyncio.wait({got_line, got_message}, return_when=asyncio.FIRST_COMPLETED)
+    if got_message in done:
+        got_line.cancel()
+        return got_message.result()
+    got_message.cancel()
+    line = got_line.result()
+    return "" if line is None else line
+
+
+async def _typed(client: TableClient, line: str) -> None:
+    word = line.strip().upper()
+    view = client.view
+    if word == "S" and view is None:
+        await client.start()
+    elif view is not None and view.get("phase") == "deal_over" and word in ("", "R"):
+        await client.ready()
+    elif len(word) == 2:
+        await client.play(word)
+
+
+async def _rejoin(client: TableClient, home: Path | None) -> bool:
+    """Come back with the seat key, trying for a while (the link may come back)."""
+    import asyncio
+
+    delay = 0.5
+    for _ in range(120):
+        print("Lost the table; trying again...", flush=True)
+        await asyncio.sleep(delay)
+        if await _connect(client, home, True) is None:
+            return True
+        delay = min(delay * 2, 5.0)
+    return False
+
+
+def _keep_record(home: Path | None, view: JSON) -> None:
+    """Keep the game's record in the player's data folder."""
+    record = view.get("record")
+    if home is None or not isinstance(record, dict):
+        return
+    import json
+
+    folder = home / "records"
+    folder.mkdir(parents=True, exist_ok=True)
+    name = f"table-{str(record.get('created', 'game')).replace(':', '')}-seat{view['seat']}.json"
+    (folder / name).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    print(f"The game's record: {folder / name}", flush=True)
+
+
+__all__ = ["add_parsers", "run"]

@@ -1,0 +1,168 @@
+"""Invites and seat keys: secrets from :mod:`secrets`, compared in constant time.
+
+An invite is ``nil://HOST:PORT/SECRET`` (``nils://`` when the table speaks TLS); the secret
+is 130 random bits written in 26 lowercase base32 letters, which players may also read out in
+groups (``abcd-efgh-...``: dashes and case do not matter). A seat key is another such secret,
+given to the person who takes a seat and kept in their data folder, so the same ``join``
+brings them back to the same seat.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import os
+import secrets
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NamedTuple
+
+SECRET_BYTES = 17  # 136 bits, 26 base32 letters after the last partial group is cut: 130 bits
+SECRET_LETTERS = 26
+SCHEMES = {"nil": False, "nils": True}
+DEFAULT_PORT = 4711
+
+
+def new_secret() -> str:
+    """A fresh secret of 130 bits, as 26 lowercase base32 letters."""
+    raw = base64.b32encode(secrets.token_bytes(SECRET_BYTES)).decode("ascii")
+    return raw[:SECRET_LETTERS].lower()
+
+
+def normal_secret(text: str) -> str:
+    """A secret as typed or read out: dashes, spaces and case do not matter."""
+    return "".join(ch for ch in text.lower() if ch not in "- ")
+
+
+def grouped(secret: str) -> str:
+    """The secret in groups of four letters, to read out."""
+    return "-".join(secret[i:i + 4] for i in range(0, len(secret), 4))
+
+
+def same_secret(given: str, expected: str) -> bool:
+    """Whether two secrets match, in time that does not depend on where they differ."""
+    return hmac.compare_digest(normal_secret(given).encode("utf-8"),
+                               expected.encode("utf-8"))
+
+
+def find_key(given: str, keys: Sequence[str | None]) -> int | None:
+    """The seat whose key this is, comparing with every seat's key in constant time (a wrong
+    key takes as long as a right one, whichever seat it is near)."""
+    found = None
+    for seat, key in enumerate(keys):
+        if same_secret(given, key or "-" * SECRET_LETTERS) and key:
+            found = seat
+    return found
+
+
+class Invite(NamedTuple):
+    host: str
+    port: int
+    secret: str
+    tls: bool = False
+
+    def __str__(self) -> str:
+        scheme = "nils" if self.tls else "nil"
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"{scheme}://{host}:{self.port}/{self.secret}"
+
+    @property
+    def url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"{'wss' if self.tls else 'ws'}://{host}:{self.port}/"
+
+    @property
+    def label(self) -> str:
+        """Where the table's seat key is kept: the address and a hash of the secret (the
+        secret itself is not written down with the key)."""
+        digest = hashlib.sha256(self.secret.encode("utf-8")).hexdigest()[:16]
+        return f"{self.host}:{self.port}/{digest}"
+
+
+class InviteError(ValueError):
+    pass
+
+
+def parse_invite(text: str) -> Invite:
+    """``nil://HOST:PORT/SECRET``, ``nils://...``, or ``HOST:PORT/SECRET`` (plain)."""
+    text = text.strip()
+    tls = False
+    if "://" in text:
+        scheme, _, text = text.partition("://")
+        if scheme.lower() not in SCHEMES:
+            raise InviteError(f"an invite starts with nil:// or nils://, not {scheme}://")
+        tls = SCHEMES[scheme.lower()]
+    address, slash, secret = text.partition("/")
+    if not slash or not secret:
+        raise InviteError("an invite ends with /SECRET (nil://HOST:PORT/SECRET)")
+    secret = normal_secret(secret.rstrip("/"))
+    if len(secret) != SECRET_LETTERS or not all(ch in "abcdefghijklmnopqrstuvwxyz234567"
+                                                 for ch in secret):
+        raise InviteError(f"the invite's secret is {SECRET_LETTERS} letters and digits 2-7")
+    if address.startswith("["):
+        host, _, rest = address[1:].partition("]")
+        port_text = rest[1:] if rest.startswith(":") else ""
+    else:
+        host, _, port_text = address.rpartition(":") if ":" in address else (address, "", "")
+    if not host:
+        raise InviteError("the invite names no host")
+    try:
+        port = int(port_text) if port_text else DEFAULT_PORT
+    except ValueError:
+        raise InviteError(f"the invite's port {port_text!r} is not a number") from None
+    if not 0 < port < 65536:
+        raise InviteError(f"the invite's port {port} is not 1-65535")
+    return Invite(host, port, secret, tls)
+
+
+# --- the keys a player keeps -------------------------------------------------------------------
+KEYS_FILE = "tables.json"
+
+
+def _load(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def write_private(path: Path, data: dict[str, Any]) -> None:
+    """Write a JSON file only its owner may read, whole or not at all."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(json.dumps(data, indent=1) + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def kept_key(home: Path, invite: Invite) -> tuple[str, int] | None:
+    """The seat key and seat kept for this table, if this player has sat at it."""
+    entry = _load(home / KEYS_FILE).get(invite.label)
+    if isinstance(entry, dict) and isinstance(entry.get("key"), str) \
+            and isinstance(entry.get("seat"), int):
+        return entry["key"], entry["seat"]
+    return None
+
+
+def keep_key(home: Path, invite: Invite, key: str, seat: int) -> None:
+    """Remember the seat key of this table (the newest 20 tables are kept)."""
+    path = home / KEYS_FILE
+    data = _load(path)
+    data.pop(invite.label, None)
+    data[invite.label] = {"key": key, "seat": seat}
+    while len(data) > 20:
+        data.pop(next(iter(data)))
+    write_private(path, data)
+
+
+__all__ = ["DEFAULT_PORT", "Invite", "InviteError", "find_key", "grouped", "keep_key",
+           "kept_key", "new_secret", "normal_secret", "parse_invite", "same_secret"]

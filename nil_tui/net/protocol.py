@@ -1,0 +1,230 @@
+"""The shared table's protocol: JSON text messages over a WebSocket (docs/PROTOCOL.md).
+
+Every message is one JSON object with a ``type``. What a client may send is read here with
+every field checked (:func:`read_client`), so the table only ever sees well-formed requests;
+what the table sends a seat is built here from that seat's :class:`PlayerView` and public
+facts only (:func:`seat_view`), so no other seat's hidden card can reach it. Card codes are
+those of docs/RECORDS.md (``"QH"``, ``"TC"``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any, NamedTuple, TypeGuard
+
+from .. import __version__
+from ..engine import Card, Deal, Game, Phase, PlayerView, Trick
+
+PROTOCOL = 1
+"""The protocol version; a table refuses a client of another version, naming both."""
+
+MAX_MESSAGE = 4096
+"""The largest message a client may send, in bytes (the largest real one is under 400)."""
+
+MAX_NAME = 24
+"""The longest player name, in characters."""
+
+CLIENT_TYPES = frozenset({"hello", "play", "ready", "start", "ping"})
+
+JSON = dict[str, Any]
+
+
+class Refusal(Exception):
+    """A message the table will not act on: ``code`` for programs, ``reason`` for people.
+    ``fatal`` ones close the connection (after the hello); others leave it open."""
+
+    def __init__(self, code: str, reason: str, *, fatal: bool = False,
+                 msg_id: int | None = None) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+        self.fatal = fatal
+        self.msg_id = msg_id
+
+    def message(self) -> JSON:
+        out: JSON = {"type": "error" if self.fatal else "refused", "code": self.code,
+                     "reason": self.reason}
+        if self.msg_id is not None:
+            out["id"] = self.msg_id
+        return out
+
+
+class Hello(NamedTuple):
+    protocol: int
+    app: str
+    invite: str
+    key: str | None
+    name: str | None
+    seat: int | None
+
+
+class Request(NamedTuple):
+    """A message after the hello: ``play`` (with ``card`` and ``turn``), ``ready``,
+    ``start`` or ``ping``; ``id`` grows with every message of a connection."""
+
+    type: str
+    id: int
+    card: Card | None = None
+    turn: int | None = None
+
+
+def short_version(version: str) -> str:
+    """``0.1.0`` -> ``0.1``: the part of a version players are told about."""
+    return ".".join(version.split(".")[:2])
+
+
+def encode(message: JSON) -> str:
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+def _is_int(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def decode(raw: str | bytes) -> JSON:
+    """One client message as an object; Refusal when it is not one."""
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise Refusal("malformed", "not UTF-8 text") from None
+    if len(raw.encode("utf-8")) > MAX_MESSAGE:
+        raise Refusal("too_large", f"message over {MAX_MESSAGE} bytes")
+    try:
+        value = json.loads(raw)
+    except (json.JSONDecodeError, RecursionError, ValueError):
+        raise Refusal("malformed", "not a JSON message") from None
+    if not isinstance(value, dict):
+        raise Refusal("malformed", "a message must be a JSON object")
+    kind = value.get("type")
+    if not isinstance(kind, str) or kind not in CLIENT_TYPES:
+        shown = kind if isinstance(kind, str) and len(kind) <= 20 else "?"
+        raise Refusal("unknown_type", f"unknown message type {shown!r}")
+    return value
+
+
+def read_hello(raw: str | bytes) -> Hello:
+    """The first message of a connection; Refusal (fatal) when it is not a valid hello."""
+    try:
+        msg = decode(raw)
+    except Refusal as exc:
+        raise Refusal(exc.code, exc.reason, fatal=True) from None
+    if msg["type"] != "hello":
+        raise Refusal("hello_expected", "the first message must be a hello", fatal=True)
+    invite = msg.get("invite")
+    if not isinstance(invite, str) or len(invite) > 100:
+        raise Refusal("not_invited", "this table needs its invite", fatal=True)
+    protocol, app = msg.get("protocol"), msg.get("app")
+    if not _is_int(protocol) or not isinstance(app, str) or len(app) > 40:
+        raise Refusal("malformed", "a hello needs protocol (a number) and app (text)",
+                      fatal=True)
+    key = msg.get("key")
+    if key is not None and (not isinstance(key, str) or len(key) > 100):
+        raise Refusal("malformed", "key must be text", fatal=True)
+    name = msg.get("name")
+    if name is not None:
+        if not isinstance(name, str):
+            raise Refusal("malformed", "name must be text", fatal=True)
+        name = clean_name(name)
+    seat = msg.get("seat")
+    if seat is not None and (not _is_int(seat) or not 0 <= seat <= 3):
+        raise Refusal("malformed", "seat must be 0 to 3", fatal=True)
+    return Hello(protocol, app, invite, key, name or None, seat)
+
+
+def clean_name(name: str) -> str:
+    """A name as others see it: printable characters only, trimmed, at most MAX_NAME."""
+    printable = "".join(ch for ch in name if ch.isprintable() and ch not in "[]\\")
+    return " ".join(printable.split())[:MAX_NAME]
+
+
+def read_request(raw: str | bytes) -> Request:
+    """A message after the hello; Refusal when it is malformed."""
+    msg = decode(raw)
+    kind = msg["type"]
+    msg_id = msg.get("id")
+    if not _is_int(msg_id) or not 0 <= msg_id < 2**53:
+        raise Refusal("malformed", "every message after the hello needs a whole number id")
+    if kind == "hello":
+        raise Refusal("already_seated", "this connection has already said hello",
+                      msg_id=msg_id)
+    if kind != "play":
+        return Request(kind, msg_id)
+    card, turn = msg.get("card"), msg.get("turn")
+    if not isinstance(card, str) or len(card) != 2:
+        raise Refusal("malformed", "play needs card, a two-character card code", msg_id=msg_id)
+    try:
+        parsed = Card.parse(card)
+    except ValueError:
+        raise Refusal("malformed", f"{card!r} is not a card code", msg_id=msg_id) from None
+    if not _is_int(turn):
+        raise Refusal("malformed", "play needs turn, the number of the position it answers",
+                      msg_id=msg_id)
+    return Request("play", msg_id, parsed, turn)
+
+
+# --- what a client sends -----------------------------------------------------------------------
+def hello(invite: str, *, key: str | None = None, name: str | None = None,
+          seat: int | None = None, protocol: int = PROTOCOL,
+          app: str = __version__) -> JSON:
+    return {"type": "hello", "protocol": protocol, "app": app, "invite": invite, "key": key,
+            "name": name, "seat": seat}
+
+
+# --- what the table sends ----------------------------------------------------------------------
+def cards(items: Sequence[Card]) -> list[str]:
+    return [str(c) for c in items]
+
+
+def trick_json(trick: Trick) -> JSON:
+    return {"leader": trick.leader, "cards": cards(trick.cards), "winner": trick.winner}
+
+
+def seat_view(view: PlayerView, *, turn: int, phase: Phase) -> JSON:
+    """The position as one seat may see it: its own hand (and its legal cards when it is to
+    play), and what everyone sees. Built from that seat's PlayerView alone."""
+    mine = view.to_move == view.seat and phase is Phase.PLAYING
+    return {
+        "seat": view.seat,
+        "turn": turn,
+        "phase": phase.value,
+        "deal_number": view.deal_number,
+        "deals_planned": view.deals_planned,
+        "dealer": view.dealer,
+        "leader": view.leader,
+        "to_move": view.to_move if phase is Phase.PLAYING else None,
+        "hand": cards(view.hand),
+        "legal": cards(view.legal) if mine else [],
+        "trick": cards(view.trick),
+        "tricks": [trick_json(t) for t in view.tricks],
+        "taken": list(view.taken),
+        "hand_sizes": list(view.hand_sizes),
+        "totals": list(view.totals),
+    }
+
+
+def dealt_hands(deal: Deal) -> list[list[str]] | None:
+    """The four hands as dealt, once the deal is over (as the deal summary shows them);
+    None before: a hand still being played is never told to another seat."""
+    if not deal.is_over:
+        return None
+    return [cards(deal.dealt_hand(s)) for s in range(4)]
+
+
+def game_view(game: Game, seat: int, turn: int) -> JSON:
+    """The ``view`` message body for one seat of a game."""
+    deal = game.deal
+    out = seat_view(deal.view(seat), turn=turn, phase=game.phase)
+    out["totals"] = list(game.totals)
+    out["dealt"] = dealt_hands(deal)
+    if deal.is_over:
+        out["points"] = list(deal.points)
+    if game.is_over:
+        out["losers"] = list(game.losers)
+    return out
+
+
+__all__ = ["MAX_MESSAGE", "PROTOCOL", "Hello", "Refusal", "Request", "clean_name", "decode",
+           "encode", "game_view", "hello", "read_hello", "read_request", "seat_view",
+           "short_version"]

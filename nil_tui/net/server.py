@@ -1,0 +1,213 @@
+"""The table's server: WebSocket connections on asyncio, each held to limits before it
+reaches the table.
+
+A connection must say hello with the invite within ``hello_timeout`` seconds or it is closed;
+it may send messages of at most ``MAX_MESSAGE`` bytes, at most ``rate`` a second (a burst of
+``burst``); each message's ``id`` must be larger than the last one (a replayed message is
+refused). What the table sends a connection goes through a queue of its own, so one that stops
+reading holds up nobody: when its queue is full it is closed (it may come back with its key
+and is sent the whole position again).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import http
+import ssl
+from dataclasses import dataclass
+
+from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request as HttpRequest
+from websockets.http11 import Response
+
+from .protocol import JSON, MAX_MESSAGE, Refusal, encode, read_hello, read_request
+from .table import Table
+
+
+@dataclass
+class Limits:
+    hello_timeout: float = 5.0
+    max_connections: int = 64
+    rate: float = 20.0  # messages a second, on average
+    burst: int = 40
+    flood_close: int = 100  # refused over the rate before the connection is closed
+    queue: int = 256  # messages waiting for a client before it counts as not reading
+
+
+class Connection:
+    """One client's connection: its outgoing queue and its limits."""
+
+    def __init__(self, ws: ServerConnection, limits: Limits) -> None:
+        self.ws = ws
+        self.limits = limits
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(limits.queue)
+        self.last_id = -1
+        self.tokens = float(limits.burst)
+        self.stamp = asyncio.get_running_loop().time()
+        self.flooded = 0
+        self.closing = False
+        self.bytes_sent = 0
+
+    def send(self, message: JSON) -> None:
+        if self.closing:
+            return
+        try:
+            self.queue.put_nowait(encode(message))
+        except asyncio.QueueFull:
+            self.close(4008, "you stopped reading the table: join again to come back")
+
+    def close(self, code: int, reason: str) -> None:
+        if self.closing:
+            return
+        self.closing = True
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        asyncio.get_running_loop().create_task(self.ws.close(code, reason))
+        self.queue.put_nowait(None)
+
+    async def pump(self) -> None:
+        """Send what is queued, in order; a client that reads slowly waits here alone."""
+        try:
+            while True:
+                text = await self.queue.get()
+                if text is None:
+                    return
+                await self.ws.send(text)
+                self.bytes_sent += len(text)
+        except ConnectionClosed:
+            return
+
+    def allow(self) -> bool:
+        """The rate limit: a bucket of ``burst`` messages refilled at ``rate`` a second."""
+        now = asyncio.get_running_loop().time()
+        self.tokens = min(float(self.limits.burst),
+                          self.tokens + (now - self.stamp) * self.limits.rate)
+        self.stamp = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        self.flooded += 1
+        return False
+
+
+class TableServer:
+    """Serves tables over WebSocket: one table, or many (the benchmark) told apart by the
+    path of the address (``/`` or ``/t/N``)."""
+
+    def __init__(self, tables: dict[str, Table], limits: Limits | None = None) -> None:
+        self.tables = tables
+        self.limits = limits or Limits()
+        self.connections = 0
+        self.server: Server | None = None
+
+    def _too_many(self, connection: ServerConnection, request: HttpRequest) -> Response | None:
+        if self.connections >= self.limits.max_connections:
+            return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE,
+                                      "This table has too many connections.\n")
+        if request.path not in self.tables:
+            return connection.respond(http.HTTPStatus.NOT_FOUND, "No table here.\n")
+        return None
+
+    async def start(self, host: str, port: int,
+                    tls: ssl.SSLContext | None = None) -> int:
+        """Listen; returns the port (useful with port 0)."""
+        for table in self.tables.values():
+            table.begin()
+        self.server = await serve(
+            self._serve, host, port, ssl=tls, max_size=MAX_MESSAGE, max_queue=8,
+            open_timeout=self.limits.hello_timeout, ping_interval=10, ping_timeout=20,
+            close_timeout=2, process_request=self._too_many, compression=None,
+            server_header=None)
+        sockets = list(self.server.sockets)
+        return int(sockets[0].getsockname()[1]) if sockets else port
+
+    async def close(self) -> None:
+        if self.server is not None:
+            self.server.close()
+            await self.server.wait_closed()
+        for table in self.tables.values():
+            await table.close()
+
+    async def _serve(self, ws: ServerConnection) -> None:
+        self.connections += 1
+        try:
+            await self._session(ws)
+        finally:
+            self.connections -= 1
+
+    async def _session(self, ws: ServerConnection) -> None:
+        table = self.tables[ws.request.path if ws.request is not None else "/"]
+        conn = Connection(ws, self.limits)
+        try:
+            raw = await asyncio.wait_for(ws.recv(), self.limits.hello_timeout)
+        except (asyncio.TimeoutError, TimeoutError):
+            await _refuse(ws, Refusal("hello_timeout", "no hello in time", fatal=True))
+            return
+        except ConnectionClosed:
+            return
+        try:
+            hello = read_hello(raw)
+            seat = table.admit(hello, conn)
+        except Refusal as exc:
+            await _refuse(ws, exc)
+            return
+        sender = asyncio.get_running_loop().create_task(conn.pump())
+        try:
+            await self._listen(ws, conn, table, seat)
+        finally:
+            table.depart(conn)
+            if not conn.closing:
+                conn.closing = True
+                if not conn.queue.full():
+                    conn.queue.put_nowait(None)
+            try:
+                await asyncio.wait_for(sender, 2.0)
+            except (asyncio.TimeoutError, TimeoutError):
+                sender.cancel()
+
+    async def _listen(self, ws: ServerConnection, conn: Connection, table: Table,
+                      seat: int) -> None:
+        try:
+            async for raw in ws:
+                if conn.closing:
+                    return
+                if not conn.allow():
+                    if conn.flooded >= self.limits.flood_close:
+                        conn.close(1008, "too many messages")
+                        return
+                    if conn.flooded == 1 or conn.flooded % 10 == 0:
+                        conn.send(Refusal("rate", "too many messages: slow down").message())
+                    continue
+                try:
+                    request = read_request(raw)
+                    if request.id <= conn.last_id:
+                        raise Refusal("replayed", f"message {request.id} comes after "
+                                      f"{conn.last_id}: replayed or out of order",
+                                      msg_id=request.id)
+                    conn.last_id = request.id
+                    table.handle(seat, request)
+                except Refusal as exc:
+                    conn.send(exc.message())
+        except ConnectionClosed:
+            return
+
+
+async def _refuse(ws: ServerConnection, refusal: Refusal) -> None:
+    """One error, then the connection is closed."""
+    try:
+        await ws.send(encode(refusal.message()))
+        await ws.close(4001 if refusal.code == "not_invited" else 4002, refusal.code)
+    except ConnectionClosed:
+        pass
+
+
+def tls_context(certfile: str, keyfile: str | None) -> ssl.SSLContext:
+    """A server TLS context from a certificate (and key) file: TLS 1.2 at least."""
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.minimum_version = ssl.TLSVersion.TLSv1_2
+    context.load_cert_chain(certfile, keyfile)
+    return context
+
+
+__all__ = ["Limits", "TableServer", "tls_context"]

@@ -1,0 +1,533 @@
+"""One shared table, whatever carries its messages: who sits where, the game, the bots, the
+players who dropped and the bots that stand in for them.
+
+The table runs on one asyncio loop. It decides everything: the seat of a message is the seat
+of the key its connection showed, a card is checked by the engine (through the game driver),
+and what each seat is sent is built from that seat's view alone (:mod:`.protocol`). Bots think
+in worker threads, so a slow bot never holds up the loop (other tables, other players).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from ..driver import (
+    BotIncident,
+    BotReplaced,
+    DriverEvent,
+    GameDriver,
+    Opener,
+    default_opener,
+)
+from ..engine import (
+    SEAT_NAMES,
+    CardPlayed,
+    DealEnded,
+    DealStarted,
+    Game,
+    GameEnded,
+    IllegalPlay,
+    Phase,
+    TrickWon,
+)
+from . import keys
+from .protocol import JSON, PROTOCOL, Hello, Refusal, Request, game_view, short_version
+
+if TYPE_CHECKING:
+    from ..driver import Player
+
+STAND_IN = "normal"
+"""The bot that plays for a person who has been away longer than the table waits."""
+
+
+class Member(Protocol):
+    """A connection seated at the table, as the table sees it."""
+
+    def send(self, message: JSON) -> None: ...
+
+    def close(self, code: int, reason: str) -> None: ...
+
+
+@dataclass
+class TableConfig:
+    deals: int = 8
+    seed: int | None = None
+    bots: tuple[str, str, str, str] = ("normal", "normal", "normal", "normal")
+    """The bot for each seat nobody takes (the host's own seat's entry is used only when it
+    plays without a local player)."""
+    away_timeout: float = 60.0
+    deal_pause: float = 30.0
+    start_when: int | None = None
+    """Start by itself once this many people are seated (else the owner sends ``start``)."""
+
+    def to_json(self) -> JSON:
+        return {"deals": self.deals, "seed": self.seed, "bots": list(self.bots),
+                "away_timeout": self.away_timeout, "deal_pause": self.deal_pause,
+                "start_when": self.start_when}
+
+    @classmethod
+    def from_json(cls, data: JSON) -> TableConfig:
+        bots = data.get("bots") or ["normal"] * 4
+        return cls(deals=int(data["deals"]), seed=data.get("seed"),
+                   bots=(str(bots[0]), str(bots[1]), str(bots[2]), str(bots[3])),
+                   away_timeout=float(data.get("away_timeout", 60.0)),
+                   deal_pause=float(data.get("deal_pause", 30.0)),
+                   start_when=data.get("start_when"))
+
+
+@dataclass
+class Seat:
+    number: int
+    kind: str = "empty"  # "empty", "person", "bot"
+    name: str = ""
+    key: str | None = None
+    owner: bool = False
+    spec: str | None = None  # the bot of a bot seat
+    member: Member | None = None
+    away_since: float | None = None
+    stand_in: bool = False  # a bot plays for this person while they are away
+    ready: bool = False  # asked for the next deal
+
+    def public(self) -> JSON:
+        """What every seat may know of this one."""
+        return {"seat": self.number, "kind": self.kind, "name": self.name,
+                "bot": self.spec if self.kind == "bot" else (STAND_IN if self.stand_in else
+                                                             None),
+                "present": self.kind == "bot" or self.member is not None,
+                "stand_in": self.stand_in}
+
+    def kept(self) -> JSON:
+        return {"kind": self.kind, "name": self.name, "key": self.key, "owner": self.owner,
+                "spec": self.spec}
+
+
+@dataclass
+class TableStats:
+    """Figures the benchmark reads."""
+
+    cards: int = 0
+    refusals: int = 0
+    views_sent: int = 0
+
+
+@dataclass
+class Table:
+    config: TableConfig
+    secret: str = field(default_factory=keys.new_secret)
+    seats: list[Seat] = field(default_factory=lambda: [Seat(s) for s in range(4)])
+    save_game: Callable[[Game], object] | None = None
+    """Called with the game after every card and every new deal (the host's store)."""
+    save_table: Callable[[JSON], object] | None = None
+    """Called with the table's seats and keys whenever they change (the host's table file)."""
+    on_game_over: Callable[[Game], object] | None = None
+    opener: Opener | None = None
+    game: Game | None = None
+    driver: GameDriver | None = None
+    stats: TableStats = field(default_factory=TableStats)
+
+    def __post_init__(self) -> None:
+        self._wake: asyncio.Event | None = None
+        self._pump_task: asyncio.Task[None] | None = None
+        self._stand_ins: dict[int, Player] = {}
+        self._deal_over_at: float | None = None
+        self._timers: list[asyncio.TimerHandle] = []
+        self._closed = False
+        self._finished = False
+
+    # --- keeping the table ---------------------------------------------------------------
+    def to_json(self) -> JSON:
+        return {"secret": self.secret, "config": self.config.to_json(),
+                "seats": [s.kept() for s in self.seats], "started": self.game is not None}
+
+    @classmethod
+    def restore(cls, data: JSON, game: Game | None, **kwargs: Any) -> Table:
+        """The table as it was kept (its secret and seat keys), with its game if it had
+        started; every person starts away, waiting for their ``join``."""
+        table = cls(TableConfig.from_json(data["config"]), secret=str(data["secret"]),
+                    **kwargs)
+        for seat, kept in zip(table.seats, data["seats"]):
+            seat.kind, seat.name = str(kept["kind"]), str(kept["name"])
+            seat.key, seat.owner, seat.spec = kept.get("key"), bool(kept.get("owner")), \
+                kept.get("spec")
+        if game is not None:
+            table.game = game
+            table._new_driver()
+        return table
+
+    def _keep(self) -> None:
+        if self.save_table is not None:
+            self.save_table(self.to_json())
+
+    # --- the loop --------------------------------------------------------------------------
+    def begin(self) -> None:
+        """Start the table's work on the running loop (bots, stand-ins, next deals)."""
+        self._wake = asyncio.Event()
+        self._pump_task = asyncio.get_running_loop().create_task(self._pump())
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        for seat in self.seats:
+            if seat.kind == "person" and seat.member is None and self.game is not None:
+                seat.away_since = now
+                self._wake_at(now + self.config.away_timeout)
+        self._poke()
+
+    async def close(self) -> None:
+        self._closed = True
+        for timer in self._timers:
+            timer.cancel()
+        if self._pump_task is not None:
+            self._pump_task.cancel()
+            try:
+                await self._pump_task
+            except asyncio.CancelledError:
+                pass
+        for player in self._stand_ins.values():
+            player.close()
+        if self.driver is not None:
+            self.driver.close()
+
+    def _poke(self) -> None:
+        if self._wake is not None:
+            self._wake.set()
+
+    def _wake_at(self, when: float) -> None:
+        loop = asyncio.get_running_loop()
+        self._timers = [t for t in self._timers if not t.cancelled() and t.when() > loop.time()]
+        self._timers.append(loop.call_at(when + 0.01, self._poke))
+
+    async def _pump(self) -> None:
+        assert self._wake is not None
+        while not self._closed:
+            await self._wake.wait()
+            self._wake.clear()
+            while not self._closed and await self._step():
+                pass
+
+    @property
+    def turn(self) -> int:
+        return self.driver.turn if self.driver is not None else 0
+
+    def _people_here(self) -> bool:
+        return any(s.kind == "person" and s.member is not None for s in self.seats)
+
+    async def _step(self) -> bool:
+        """Do the next thing the table does by itself; False when it must wait (a person's
+        turn, or nobody at the table)."""
+        game, driver = self.game, self.driver
+        if game is None or driver is None or game.is_over or not self._people_here():
+            return False
+        now = asyncio.get_running_loop().time()
+        if game.phase is Phase.DEAL_OVER:
+            waiting = [s for s in self.seats if s.kind == "person" and s.member is not None
+                       and not s.ready]
+            due = (self._deal_over_at or now) + self.config.deal_pause
+            if waiting and now < due:
+                self._wake_at(due)
+                return False
+            started = driver.next_deal()
+            for seat in self.seats:
+                seat.ready = False
+            self._broadcast([started])
+            return True
+        seat_number = driver.to_move
+        assert seat_number is not None
+        seat = self.seats[seat_number]
+        if seat.kind == "bot":
+            request = driver.request()
+            if request is None:
+                return False
+            decision = await asyncio.to_thread(driver.decide, request)
+            events = driver.apply(decision)
+            if events is not None:
+                self.stats.cards += 1
+                self._broadcast(events)
+            return True
+        if seat.member is not None:
+            return False
+        if not seat.stand_in:
+            since = seat.away_since if seat.away_since is not None else now
+            if now < since + self.config.away_timeout:
+                self._wake_at(since + self.config.away_timeout)
+                return False
+            seat.stand_in = True
+            self._broadcast([], notices=[{"kind": "stand_in", "seat": seat_number,
+                                          "bot": STAND_IN}])
+        return await self._stand_in_plays(seat_number)
+
+    async def _stand_in_plays(self, seat_number: int) -> bool:
+        game, driver = self.game, self.driver
+        assert game is not None and driver is not None
+        player = self._stand_ins.get(seat_number)
+        if player is None:
+            opener = self.opener or default_opener()
+            from ..bots import seat_seed
+
+            player = opener(STAND_IN, seat_seed(game.seed, seat_number))
+            self._stand_ins[seat_number] = player
+        turn = driver.turn
+        choice = await asyncio.to_thread(player.decide, game.deal.view(seat_number))
+        seat = self.seats[seat_number]
+        if driver.turn != turn or driver.to_move != seat_number or not seat.stand_in:
+            return True  # the person came back and played meanwhile
+        reason = f"{seat.name} was away: the {STAND_IN} bot played for them"
+        game.record_incident(seat_number, choice.card, reason)
+        events: list[DriverEvent] = [BotIncident(seat_number, choice.card, reason)]
+        events.extend(driver.play(choice.card))
+        self.stats.cards += 1
+        self._broadcast(events)
+        return True
+
+    # --- seats -----------------------------------------------------------------------------
+    def seat_owner(self, seat: int, name: str | None) -> str:
+        """Reserve a seat for the host's own player; returns its key."""
+        s = self.seats[seat]
+        s.kind, s.owner, s.name = "person", True, name or "Host"
+        s.key = s.key or keys.new_secret()
+        self._keep()
+        return s.key
+
+    def admit(self, hello: Hello, member: Member) -> int:
+        """Seat a connection that said hello; Refusal (fatal) when it may not sit."""
+        if not keys.same_secret(hello.invite, self.secret):
+            raise Refusal("not_invited", "this invite does not open this table", fatal=True)
+        if hello.protocol != PROTOCOL:
+            from .. import __version__
+
+            raise Refusal("wrong_version", f"this table runs nil-tui "
+                          f"{short_version(__version__)}; you have "
+                          f"{short_version(hello.app)}", fatal=True)
+        if hello.key is not None:
+            found = keys.find_key(hello.key, [s.key for s in self.seats])
+            if found is None:
+                raise Refusal("unknown_key", "this seat key opens no seat at this table",
+                              fatal=True)
+            seat = self.seats[found]
+            old = seat.member
+            seat.member = member
+            if old is not None:
+                old.close(4000, "you joined this table again from elsewhere")
+            if hello.name:
+                seat.name = hello.name
+            back = seat.away_since is not None or seat.stand_in
+            seat.away_since, seat.stand_in = None, False
+            notice = {"kind": "back" if back else "joined", "seat": found, "name": seat.name}
+        else:
+            found = self._free_seat(hello.seat)
+            seat = self.seats[found]
+            seat.kind, seat.key, seat.member = "person", keys.new_secret(), member
+            seat.name = self._unique_name(hello.name or SEAT_NAMES[found], found)
+            notice = {"kind": "joined", "seat": found, "name": seat.name}
+            self._keep()
+        member.send({"type": "welcome", "protocol": PROTOCOL, "app": _app(), "seat": found,
+                     "key": seat.key, "owner": seat.owner, "name": seat.name})
+        self._broadcast([], notices=[notice])
+        if self.game is None and self.config.start_when is not None and sum(
+                1 for s in self.seats if s.kind == "person" and s.member) \
+                >= self.config.start_when:
+            self.start()
+        self._poke()
+        return found
+
+    def _unique_name(self, name: str, seat: int) -> str:
+        taken = {s.name for s in self.seats if s.number != seat and s.kind == "person"}
+        candidate, n = name, 2
+        while candidate in taken:
+            candidate = f"{name} {n}"
+            n += 1
+        return candidate
+
+    def _free_seat(self, wanted: int | None) -> int:
+        if self.game is not None:
+            raise Refusal("started", "the game has started: only its players may come back "
+                          "(with their seat key)", fatal=True)
+        if wanted is not None:
+            if self.seats[wanted].kind != "empty":
+                raise Refusal("seat_taken", f"{SEAT_NAMES[wanted]} is taken", fatal=True)
+            return wanted
+        for seat in self.seats:
+            if seat.kind == "empty":
+                return seat.number
+        raise Refusal("table_full", "every seat at this table is taken", fatal=True)
+
+    def depart(self, member: Member) -> None:
+        """A connection closed: its seat waits for its person (a bot stands in later)."""
+        for seat in self.seats:
+            if seat.member is member:
+                seat.member = None
+                if self.game is None and not seat.owner:
+                    seat.kind, seat.key, seat.name = "empty", None, ""
+                    self._keep()
+                    self._broadcast([], notices=[{"kind": "left", "seat": seat.number}])
+                    return
+                now = asyncio.get_running_loop().time()
+                seat.away_since = now
+                self._broadcast([], notices=[{"kind": "away", "seat": seat.number,
+                                              "wait": self.config.away_timeout}])
+                self._wake_at(now + self.config.away_timeout)
+                self._poke()
+
+    # --- the game --------------------------------------------------------------------------
+    def start(self) -> None:
+        """Deal: the seats nobody took get their bots."""
+        if self.game is not None:
+            raise Refusal("started", "the game has already started")
+        players: list[dict[str, Any]] = []
+        for seat in self.seats:
+            if seat.kind != "person":
+                seat.kind, seat.spec = "bot", self.config.bots[seat.number]
+                seat.name = f"{SEAT_NAMES[seat.number]} ({seat.spec})"
+            if seat.kind == "person":
+                players.append({"name": seat.name, "kind": "human"})
+            else:
+                players.append({"name": seat.name, "kind": "bot", "bot": seat.spec})
+        self.game = Game(self.config.deals, self.config.seed, players=players)
+        self.config.seed = self.game.seed
+        self._new_driver()
+        self._keep()
+        assert self.driver is not None
+        self.driver.save()
+        replaced = self.driver.open_bots()
+        self._broadcast([DealStarted(1, self.game.deal.dealer), *replaced],
+                        notices=[{"kind": "started"}])
+        self._poke()
+
+    def _new_driver(self) -> None:
+        assert self.game is not None
+        self.driver = GameDriver(self.game, opener=self.opener, save=self.save_game)
+
+    def handle(self, seat_number: int, request: Request) -> None:
+        """A request of a seated connection (its seat from its key); Refusal when refused."""
+        kind = request.type
+        if kind == "ping":
+            seat = self.seats[seat_number]
+            if seat.member is not None:
+                seat.member.send({"type": "pong", "id": request.id, "turn": self.turn})
+            return
+        if kind == "start":
+            if not self.seats[seat_number].owner:
+                raise Refusal("not_owner", "only the host starts the game", msg_id=request.id)
+            if self.game is not None:
+                raise Refusal("started", "the game has already started", msg_id=request.id)
+            self.start()
+            return
+        game, driver = self.game, self.driver
+        if game is None or driver is None:
+            raise Refusal("not_started", "the game has not started yet", msg_id=request.id)
+        if kind == "ready":
+            self.seats[seat_number].ready = True
+            self._poke()
+            return
+        assert request.card is not None
+        if game.phase is not Phase.PLAYING:
+            raise Refusal("no_play_due", "no card is to be played now (the deal is over)",
+                          msg_id=request.id)
+        if request.turn != driver.turn:
+            raise Refusal("stale", f"that play answers position {request.turn}; the table is "
+                          f"at position {driver.turn}", msg_id=request.id)
+        to_move = driver.to_move
+        if to_move != seat_number:
+            whose = self.seats[to_move].name if to_move is not None else "nobody"
+            raise Refusal("not_your_turn", f"it is not your turn ({whose} to play)",
+                          msg_id=request.id)
+        try:
+            events = driver.play(request.card)
+        except IllegalPlay as exc:
+            self.stats.refusals += 1
+            raise Refusal("illegal", f"{request.card} cannot be played: {exc.reason}",
+                          msg_id=request.id) from None
+        self.stats.cards += 1
+        self._broadcast(list(events))
+        self._poke()
+
+    # --- telling the seats ------------------------------------------------------------------
+    def _broadcast(self, events: list[DriverEvent], notices: list[JSON] | None = None) -> None:
+        told = [event_json(e) for e in events] + (notices or [])
+        game = self.game
+        if game is not None and game.phase is Phase.DEAL_OVER and any(
+                isinstance(e, DealEnded) for e in events):
+            self._deal_over_at = asyncio.get_running_loop().time()
+            self._wake_at(self._deal_over_at + self.config.deal_pause)
+        seats = [s.public() for s in self.seats]
+        record = game.to_record() if game is not None and game.is_over else None
+        for seat in self.seats:
+            member = seat.member
+            if member is None:
+                continue
+            if game is None:
+                member.send({"type": "lobby", "seats": seats, "events": told,
+                             "deals": self.config.deals})
+                continue
+            message = {"type": "view", **game_view(game, seat.number, self.turn),
+                       "seats": seats, "events": told}
+            if record is not None:
+                message["record"] = record
+            member.send(message)
+            self.stats.views_sent += 1
+        if game is not None and game.is_over and not self._finished:
+            self._finished = True
+            if self.on_game_over is not None:
+                self.on_game_over(game)
+
+    def resend(self, seat_number: int) -> None:
+        """Send one seat the whole position again (after it joined or came back)."""
+        member = self.seats[seat_number].member
+        if member is None:
+            return
+        seats = [s.public() for s in self.seats]
+        game = self.game
+        if game is None:
+            member.send({"type": "lobby", "seats": seats, "events": [],
+                         "deals": self.config.deals})
+            return
+        message = {"type": "view", **game_view(game, seat_number, self.turn), "seats": seats,
+                   "events": []}
+        if game.is_over:
+            message["record"] = game.to_record()
+        member.send(message)
+
+
+def event_json(event: DriverEvent) -> JSON:
+    """A public event as the protocol tells it (every card in it has been played)."""
+    if isinstance(event, CardPlayed):
+        return {"kind": "card", "deal": event.deal_number, "trick": event.trick_number,
+                "seat": event.seat, "card": str(event.card)}
+    if isinstance(event, TrickWon):
+        t = event.trick
+        return {"kind": "trick", "deal": event.deal_number, "trick": event.trick_number,
+                "leader": t.leader, "cards": [str(c) for c in t.cards], "winner": t.winner,
+                "first_for_winner": event.first_trick_for_winner}
+    if isinstance(event, DealEnded):
+        return {"kind": "deal_over", "deal": event.deal_number, "taken": list(event.taken),
+                "points": list(event.points), "early": event.early,
+                "totals": list(event.totals)}
+    if isinstance(event, GameEnded):
+        return {"kind": "game_over", "totals": list(event.totals),
+                "losers": list(event.losers)}
+    if isinstance(event, DealStarted):
+        return {"kind": "deal", "deal": event.deal_number, "dealer": event.dealer}
+    if isinstance(event, BotIncident):
+        return {"kind": "played_for", "seat": event.seat, "card": str(event.card),
+                "reason": event.reason}
+    if isinstance(event, BotReplaced):
+        return {"kind": "bot_replaced", "seat": event.seat, "bot": event.spec,
+                "substitute": event.substitute, "reason": event.reason}
+    raise TypeError(f"unknown event {event!r}")
+
+
+def _app() -> str:
+    from .. import __version__
+
+    return __version__
+
+
+def random_legal(view: JSON, rng: random.Random) -> str | None:
+    """A scripted player's card: any legal one (tests and the benchmark)."""
+    legal = view.get("legal") or []
+    return rng.choice(legal) if legal else None
+
+
+__all__ = ["STAND_IN", "Member", "Seat", "Table", "TableConfig", "event_json"]
