@@ -58,12 +58,12 @@ def is_builtin(spec: str) -> bool:
 
 
 def describe_saved(record: dict[str, Any]) -> str:
-    """The saved game in a few words: "deal 3 of 8, saved 2026-11-30"."""
-    deals = record.get("deals")
-    number = len(deals) if isinstance(deals, list) and deals else 1
-    planned = record.get("deals_planned", "?")
+    """The saved game in a few words: "deal 3 of 8, started 2026-11-30" (the deal it goes
+    on with)."""
+    from .words import resume_point
+
     created = str(record.get("created", ""))[:10]
-    return f"deal {number} of {planned}" + (f", started {created}" if created else "")
+    return resume_point(record) + (f", started {created}" if created else "")
 
 
 def first_run() -> bool:

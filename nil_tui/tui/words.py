@@ -3,6 +3,8 @@ screen says the same thing the same way."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..engine import SEAT_NAMES
 
 SEAT_LABELS: tuple[str, str, str, str] = ("You", SEAT_NAMES[1], SEAT_NAMES[2], SEAT_NAMES[3])
@@ -40,3 +42,23 @@ def percent(chance: float) -> str:
     if 0.995 <= chance < 1:
         return ">99%"
     return f"{round(chance * 100)}%"
+
+
+def resume_point(record: dict[str, Any]) -> str:
+    """Where a saved game goes on, read by the engine: "deal 2 of 4" when deal 1 was
+    finished (its summary was on screen when the game was saved), "deal 1 of 4" in the
+    middle of deal 1."""
+    from ..engine import Game, RecordError
+
+    planned = record.get("deals_planned", "?")
+    try:
+        game = Game.from_record(record)
+    except (RecordError, ValueError, TypeError, KeyError):
+        # Resume says why it cannot go on; here only the count of deals is known.
+        deals = record.get("deals")
+        return f"deal {len(deals) if isinstance(deals, list) and deals else 1} of {planned}"
+    if game.is_over:
+        return "finished"
+    if game.deal.is_over:
+        return f"deal {len(game.deals) + 1} of {game.deals_planned}"
+    return f"deal {len(game.deals)} of {game.deals_planned}"

@@ -336,3 +336,29 @@ async def test_setup_explains_the_chosen_speed() -> None:
         screen.query_one("#speed", Select).value = "slow"
         await pilot.pause()
         assert text_of(screen.query_one("#speed-help")) == speed_words("slow")
+
+
+# --- Resume names the deal play goes on with -----------------------------------------------
+async def test_resume_after_a_finished_deal_names_the_next_deal() -> None:
+    """Quitting on deal 1's summary saves a game whose deal 1 is over: setup offers "deal 2
+    of 4" (play goes on with deal 2), and so does the question before a new game."""
+    from textual.widgets import Button
+
+    from nil_tui.tui.app import describe_saved
+
+    rng = random.Random(3)
+    game = Game(4, seed=3)
+    while not game.deal.is_over:
+        game.play(rng.choice(game.deal.legal_moves()))
+    store = Store.open()
+    store.save_current(game.to_record(), {"deals": 4})
+    store.close()
+    assert describe_saved(game.to_record()).startswith("deal 2 of 4")
+    app = NilApp("setup")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        label = str(app.screen.query_one("#resume", Button).label)
+        assert label == "Resume the saved game (deal 2 of 4)", label
+    game.next_deal()
+    game.play(game.deal.legal_moves()[0])
+    assert describe_saved(game.to_record()).startswith("deal 2 of 4")

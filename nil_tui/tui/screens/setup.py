@@ -15,6 +15,7 @@ from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Stat
 
 from ...engine.game import MAX_DEALS
 from ...options import DEFAULT_LEVEL, SPEEDS, PlayOptions
+from ..words import resume_point
 from .base import NilScreen
 
 SEATS = ("West", "North", "East")
@@ -138,11 +139,9 @@ class SetupScreen(NilScreen):
                 from ...challenge import record_date
 
                 record, _ = self.saved
-                n = len(record.get("deals", [])) or 1
                 date = record_date(record)
                 what = "saved game" if date is None else f"daily challenge of {date}"
-                yield Button(f"Resume the {what} (deal {n} of "
-                             f"{record.get('deals_planned', '?')})", id="resume",
+                yield Button(f"Resume the {what} ({resume_point(record)})", id="resume",
                              variant="success")
             with Horizontal(classes="setup-row"):
                 with Horizontal(classes="field"):
