@@ -11,12 +11,10 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
-import stat
 import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
-from . import argtypes, cli
+from . import cli, recordfile
 
 if TYPE_CHECKING:
     from .analysis import Budget, DealAnalysis, Decision
@@ -30,106 +28,13 @@ BUDGET: Budget | None = None  # the search's budget (None: the analysis's defaul
 
 # --- reading the record ----------------------------------------------------------------------
 def read_record(path: str, number: int = 1) -> dict[str, Any]:
-    """Record ``number`` (1-based) of a .json file (which holds one) or a .jsonl file (one per
-    line, blank lines skipped), as a dict; UsageError when it cannot be read. The first
-    record is read by ``cli.load_record_file`` itself."""
-    if number == 1:
-        return cli.load_record_file(path)
-    if not path.endswith(".jsonl"):
-        raise cli.UsageError(f"{path}: a .json file holds one game record (--game {number} "
-                             "needs a .jsonl file)")
-    return _parse(path, _line(path, number))
-
-
-def _line(path: str, number: int) -> bytes:
-    """The ``number``-th non-blank line of a .jsonl file, each line at most
-    ``cli.MAX_RECORD_BYTES`` long. The file is opened without blocking and must be a regular
-    file, as for ``cli.load_record_file``."""
-    limit = cli.MAX_RECORD_BYTES
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except FileNotFoundError:
-        raise cli.UsageError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise cli.UsageError(f"{path}: is a folder, not a game record") from None
-    except (OSError, ValueError) as exc:
-        raise cli.UsageError(f"{path}: cannot read it ({_reason(exc)})") from None
-    try:
-        info = os.fstat(fd)
-        if stat.S_ISDIR(info.st_mode):
-            raise cli.UsageError(f"{path}: is a folder, not a game record")
-        if not stat.S_ISREG(info.st_mode):
-            raise cli.UsageError(f"{path}: not a regular file (a device, a pipe or a socket)")
-        with os.fdopen(os.dup(fd), "rb") as stream:
-            seen = 0
-            while True:
-                line = stream.readline(limit + 1)
-                if not line:
-                    break
-                if len(line) > limit:
-                    raise cli.UsageError(f"{path}: line {_count(seen)} is too large for a "
-                                         f"game record (over {limit:,} bytes)")
-                if line.strip():
-                    seen += 1
-                    if seen == number:
-                        return line
-    except OSError as exc:
-        raise cli.UsageError(f"{path}: cannot read it ({_reason(exc)})") from None
-    finally:
-        os.close(fd)
-    held = "no records" if not seen else f"only {seen} record{'s' if seen > 1 else ''}"
-    raise cli.UsageError(f"{path}: holds {held}, so there is no game {number}")
-
-
-def _count(seen: int) -> str:
-    return f"after record {seen}" if seen else "before the first record"
-
-
-def _reason(exc: BaseException) -> str:
-    if isinstance(exc, OSError) and exc.strerror:
-        return exc.strerror
-    return str(exc) or type(exc).__name__
-
-
-def _parse(path: str, data: bytes) -> dict[str, Any]:
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise cli.UsageError(f"{path}: not a JSON game record (not UTF-8 text: byte "
-                             f"{exc.start})") from None
-    try:
-        record = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise cli.UsageError(f"{path}: not a JSON game record ({exc.msg} at column "
-                             f"{exc.colno})") from None
-    except RecursionError:
-        raise cli.UsageError(f"{path}: not a game record (its JSON is nested too "
-                             "deeply)") from None
-    except ValueError:
-        raise cli.UsageError(f"{path}: not a game record (it holds a number too long to "
-                             "read)") from None
-    if not isinstance(record, dict):
-        raise cli.UsageError(f"{path}: not a valid game record: a record must be a JSON "
-                             "object")
-    return record
+    """Record ``number`` (1-based) of a record file, as a dict (``recordfile.read_record``)."""
+    return recordfile.read_record(path, number)
 
 
 def load_game(path: str, number: int = 1) -> Game:
     """Game ``number`` of a record file, checked play by play by the engine."""
-    if number == 1:
-        return cli.load_game(path)
-    from .engine import Game, RecordError
-
-    record = read_record(path, number)
-    where = f"{path} (game {number})"
-    try:
-        return Game.from_record(record)
-    except RecordError as exc:
-        raise cli.UsageError(f"{where}: not a valid game record: {exc}") from None
-    except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError,
-            OverflowError) as exc:
-        raise cli.UsageError(f"{where}: not a valid game record ({type(exc).__name__}: "
-                             f"{argtypes.shown(str(exc))})") from None
+    return recordfile.load_game(path, number)
 
 
 def human_seat(game: Game) -> int:

@@ -19,6 +19,12 @@ MAX_GAMES = 100_000  # the simulator lists every game up front
 MAX_JOBS = 64
 MAX_TIME_CAP = 3600.0  # an hour per decision; beyond that the cap means nothing
 
+
+
+class UsageError(Exception):
+    """A bad argument or input file: printed as one line, exit status 2."""
+
+
 _WHOLE = re.compile(r"[+-]?[0-9]+")
 _SHOWN = 24  # characters of a bad value quoted in a message
 

@@ -6,52 +6,25 @@ Every user error is one line on stderr and exit status 2, never a traceback.
 from __future__ import annotations
 
 import argparse
-import errno
 import os
-import stat
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from . import __version__, argtypes
+from .argtypes import UsageError
 from .options import BOT_SEATS, SPEEDS, PlayOptions
+from .recordfile import MAX_RECORD_BYTES, load_game
+from .textsafe import OutputError, lines, write_err, write_out
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
 
-    from .engine import Game
+__all__ = ["MAX_RECORD_BYTES", "OutputError", "UsageError", "build_parser", "load_game",
+           "main", "write_out"]
 
 EXIT_USAGE = 2
 EXIT_BROKEN_PIPE = 141  # what a shell reports for a program stopped by SIGPIPE (128 + 13)
-MAX_RECORD_BYTES = 10 * 1024 * 1024  # a record of 99 deals is about 100 kB (260 kB indented)
-
-
-class UsageError(Exception):
-    """A bad argument or input file: printed as one line, exit status 2."""
-
-
-class OutputError(Exception):
-    """Standard output cannot be written (a full disk, a closed descriptor): one line, exit
-    status 2. A reader that went away (a broken pipe) is not an error and prints nothing."""
-
-    def __init__(self, exc: OSError) -> None:
-        self.exc = exc
-        super().__init__(f"cannot write the output ({exc.strerror or exc})")
-
-
-def write_out(text: str) -> None:
-    """Write ``text`` to standard output and flush it; OutputError (or BrokenPipeError) if
-    it cannot be written, so the failure is reported here and not at exit."""
-    out = sys.stdout
-    if out is None:  # started with standard output closed
-        raise OutputError(OSError(errno.EBADF, "standard output is closed"))
-    try:
-        out.write(text)
-        out.flush()
-    except BrokenPipeError:
-        raise
-    except OSError as exc:
-        raise OutputError(exc) from None
 
 
 class _Parser(argparse.ArgumentParser):
@@ -65,7 +38,7 @@ class _Parser(argparse.ArgumentParser):
         if file is None or file is sys.stderr:
             if sys.stderr is not None:
                 try:
-                    sys.stderr.write(message)
+                    sys.stderr.write(lines(message))  # an unknown argument is quoted as typed
                 except OSError:
                     pass
             return
@@ -212,104 +185,6 @@ def parse_bots(difficulty: str | None, bots: str | None,
     return (chosen[0], chosen[1], chosen[2])
 
 
-def _read_limited(path: str) -> bytes:
-    """The bytes of a regular file of at most MAX_RECORD_BYTES (a .jsonl file may be longer:
-    its first MAX_RECORD_BYTES are read); UsageError for anything else. The file is opened
-    without blocking and checked before reading, so a FIFO or a device never hangs the
-    command."""
-    if not path:
-        raise UsageError("expected a file name, got ''")
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except FileNotFoundError:
-        raise UsageError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise UsageError(f"{path}: is a folder, not a game record") from None
-    except (OSError, ValueError) as exc:
-        raise UsageError(f"{path}: cannot read it ({_reason(exc)})") from None
-    try:
-        info = os.fstat(fd)
-        if stat.S_ISDIR(info.st_mode):
-            raise UsageError(f"{path}: is a folder, not a game record")
-        if not stat.S_ISREG(info.st_mode):
-            raise UsageError(f"{path}: not a regular file (a device, a pipe or a socket)")
-        if info.st_size > MAX_RECORD_BYTES and not path.endswith(".jsonl"):
-            raise UsageError(f"{path}: too large for a game record ({info.st_size:,} bytes; "
-                             f"the most is {MAX_RECORD_BYTES:,})")
-        chunks: list[bytes] = []
-        left = MAX_RECORD_BYTES + 1
-        while left > 0:
-            chunk = os.read(fd, min(left, 1 << 20))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            left -= len(chunk)
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot read it ({_reason(exc)})") from None
-    finally:
-        os.close(fd)
-    return b"".join(chunks)
-
-
-def _reason(exc: BaseException) -> str:
-    if isinstance(exc, OSError) and exc.strerror:
-        return exc.strerror
-    return str(exc) or type(exc).__name__
-
-
-def load_record_file(path: str) -> dict[str, Any]:
-    """The first record of a .json or .jsonl file, as a dict; UsageError if it cannot be read
-    as JSON (the record's own checks come after)."""
-    data = _read_limited(path)
-    if path.endswith(".jsonl"):
-        lines = (line for line in data.splitlines() if line.strip())
-        first = next(lines, b"")
-        if len(first) > MAX_RECORD_BYTES:
-            raise UsageError(f"{path}: its first line is too large for a game record (over "
-                             f"{MAX_RECORD_BYTES:,} bytes)")
-        data = first
-    elif len(data) > MAX_RECORD_BYTES:  # the file grew while it was read
-        raise UsageError(f"{path}: too large for a game record (over {MAX_RECORD_BYTES:,} "
-                         "bytes)")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise UsageError(f"{path}: not a JSON game record (not UTF-8 text: byte "
-                         f"{exc.start})") from None
-    if not text.strip():
-        raise UsageError(f"{path}: the file is empty")
-    import json
-
-    try:
-        record = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UsageError(f"{path}: not a JSON game record ({exc.msg} at line {exc.lineno}, "
-                         f"column {exc.colno})") from None
-    except RecursionError:
-        raise UsageError(f"{path}: not a game record (its JSON is nested too deeply)") from None
-    except ValueError:  # Python refuses to convert numbers of more than 4,300 digits
-        raise UsageError(f"{path}: not a game record (it holds a number too long to "
-                         "read)") from None
-    if not isinstance(record, dict):
-        raise UsageError(f"{path}: not a valid game record: a record must be a JSON object")
-    return record
-
-
-def load_game(path: str) -> Game:
-    """The game in a record file, checked play by play by the engine; UsageError if not."""
-    from .engine import Game, RecordError
-
-    record = load_record_file(path)
-    try:
-        return Game.from_record(record)
-    except RecordError as exc:
-        raise UsageError(f"{path}: not a valid game record: {exc}") from None
-    except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError,
-            OverflowError) as exc:
-        raise UsageError(f"{path}: not a valid game record ({type(exc).__name__}: "
-                         f"{argtypes.shown(str(exc))})") from None
-
-
 def resume() -> int:
     """``nil-tui resume``. When there is nothing to resume, say what the store found (a
     damaged file set aside, and where it went) before saying so."""
@@ -326,11 +201,10 @@ def resume() -> int:
         if not saved:
             warnings = list(store.warnings)
             for line in warnings:
-                print(f"nil-tui resume: {line}", file=sys.stderr)
+                write_err(f"nil-tui resume: {line}")
             if warnings and not any(str(store.home) in line for line in warnings):
-                print(f"nil-tui resume: (the data folder is {store.home})", file=sys.stderr)
-            print("nil-tui resume: there is no saved game (start one with nil-tui play)",
-                  file=sys.stderr)
+                write_err(f"nil-tui resume: (the data folder is {store.home})")
+            write_err("nil-tui resume: there is no saved game (start one with nil-tui play)")
             return 1
     finally:
         # Warnings not read here are handed to the app's own store, which shows them.
@@ -430,7 +304,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             sys.stdout.flush()
         return code
     except UsageError as exc:
-        print(f"{prog}: error: {exc}", file=sys.stderr)
+        write_err(f"{prog}: error: {exc}")
         return EXIT_USAGE
     except BrokenPipeError:
         # The reader went away (``| head``): stop quietly, as other tools do.
@@ -439,8 +313,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (OutputError, OSError) as exc:
         if isinstance(exc, OSError) and not _is_stdout_error():
             raise
-        print(f"{prog}: error: {exc if isinstance(exc, OutputError) else OutputError(exc)}",
-              file=sys.stderr)
+        write_err(f"{prog}: error: {exc if isinstance(exc, OutputError) else OutputError(exc)}")
         _drop_stdout()
         return EXIT_USAGE
     except KeyboardInterrupt:

@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     """Run ``nil-tui simulate``; user errors are one line on stderr and exit status 2, and so
     is a records file or an output that cannot be written."""
     from .bots import BotSpecError, check_spec
-    from .cli import OutputError, write_out
+    from .textsafe import OutputError, write_out
 
     try:
         specs = parse_lineup(args.bots)

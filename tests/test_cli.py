@@ -172,3 +172,37 @@ def test_every_noqa_marker_names_a_rule_ruff_runs() -> None:
                            "concise", "nil_tui"],
                           check=False, capture_output=True, text=True, timeout=120, cwd=root)
     assert done.returncode == 0, done.stdout[-3000:]
+
+
+def test_simulate_and_the_record_reader_do_not_import_the_command_line() -> None:
+    """One record-file reader in a module of its own, which ``replay`` and ``analyse`` share;
+    the simulator writes through the terminal-safe output and imports no command line (no
+    cycle cli -> sim -> cli)."""
+    code = ("import sys, argparse, io; from nil_tui import sim, recordfile; "
+            "p = argparse.ArgumentParser(); sim.add_arguments(p); "
+            "a = p.parse_args(['--games', '1', '--deals', '1', '--seed', '3', '--bots', "
+            "'easy,easy,easy,easy']); "
+            "sys.stdout = io.StringIO(); code = sim.run(a); sys.stdout = sys.__stdout__; "
+            "print(code, 'nil_tui.cli' in sys.modules, 'nil_tui.analysis_cli' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True,
+                          text=True, timeout=120)
+    assert done.stdout.split() == ["0", "False", "False"], done.stderr[-2000:]
+
+
+def test_replay_and_analyse_read_records_through_one_reader(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from nil_tui import analysis_cli, cli, recordfile
+
+    asked: list[tuple[str, int]] = []
+
+    def read(path: str, number: int = 1) -> dict[str, object]:
+        asked.append((path, number))
+        raise cli.UsageError("stop here")
+
+    monkeypatch.setattr(recordfile, "read_record", read)
+    for load in (cli.load_game, analysis_cli.load_game):
+        with pytest.raises(cli.UsageError):
+            load("x.jsonl")
+    with pytest.raises(cli.UsageError):
+        analysis_cli.load_game("x.jsonl", 3)
+    assert asked == [("x.jsonl", 1), ("x.jsonl", 1), ("x.jsonl", 3)]
