@@ -455,7 +455,7 @@ def test_a_failing_migration_leaves_v1_untouched(home: Path,
         if not conn.execute("SELECT 1 FROM games").fetchone():
             return real(conn)  # a fresh store migrates as usual
         conn.execute("ALTER TABLE games ADD COLUMN fingerprint TEXT")
-        raise sqlite3.OperationalError("disk I/O error")
+        raise sqlite3.IntegrityError("UNIQUE constraint failed: games.fingerprint")
 
     monkeypatch.setitem(store_mod.MIGRATIONS, 2, broken)
     with Store.open(home) as s:  # the file is set aside (kept) and play goes on
@@ -465,6 +465,28 @@ def test_a_failing_migration_leaves_v1_untouched(home: Path,
     assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
     cols = [r[1] for r in conn.execute("PRAGMA table_info(games)")]
     assert "fingerprint" not in cols  # the half-done step was rolled back
+    conn.close()
+
+
+def test_an_io_error_while_migrating_renames_nothing(home: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """An I/O error says nothing of the file's content: it stays where it is, at its version,
+    and nothing is saved over it until it can be used."""
+    home.mkdir()
+    _write_v1(home / DB_NAME, [(finished(31), EASY)], None)
+
+    def broken(conn: sqlite3.Connection) -> None:
+        conn.execute("ALTER TABLE games ADD COLUMN fingerprint TEXT")
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setitem(store_mod.MIGRATIONS, 2, broken)
+    with Store.open(home) as s:
+        assert s.warnings and not any("damaged" in w for w in s.warnings)
+        assert s.save_settings({"speed": "slow"}) is False and s.problem is not None
+    assert not list(home.glob("*.damaged-*"))
+    conn = sqlite3.connect(home / DB_NAME)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert "fingerprint" not in [r[1] for r in conn.execute("PRAGMA table_info(games)")]
     conn.close()
 
 

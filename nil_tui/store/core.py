@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sqlite3
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -54,8 +56,7 @@ from .locking import (
     FileLock,
     claim_slot,
     is_busy,
-    is_full,
-    is_read_only,
+    kind_of,
     slot_is_free,
 )
 from .schema import (
@@ -357,6 +358,8 @@ class Store:
         self._games_checked = False
         self.records_dir = home / RECORDS_DIR
         self._db_path = home / DB_NAME
+        self._snapshot: sqlite3.Connection | None = None  # read while the file cannot be
+        self._waiting_reason: str | None = None  # why the file cannot be used now, if so
 
     # --- opening -------------------------------------------------------------------------
     @classmethod
@@ -438,26 +441,23 @@ class Store:
     @classmethod
     def _read_only_copy(cls, base: Path, warnings: list[str], reason: str) -> Store:
         """What can be read from a store that cannot be written, copied into memory."""
-        path = base / DB_NAME
-        mem = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
-        try:
-            if path.exists():
-                src = sqlite3.connect(f"{path.resolve().as_uri()}?immutable=1", uri=True)
-                try:
-                    version = verify(src)
-                    if version > SCHEMA_VERSION:
-                        raise StoreError(messages.newer(version))
-                    src.backup(mem)
-                finally:
-                    src.close()
-            migrate(mem)
-        except (sqlite3.Error, StoreError) as exc:
-            warnings.append(f"The saved data in {path} cannot be read ({plain(exc)}); "
-                            "starting with defaults.")
-            mem.close()
+        mem = _readable_copy(base, warnings)
+        if mem is None:
             return cls._in_memory(base, warnings, reason)
         store = cls(mem, base, persistent=False, warnings=warnings, read_only_reason=reason)
         store.records_dir = fallback_records_dir()
+        return store
+
+    @classmethod
+    def _waiting(cls, conn: sqlite3.Connection, base: Path, warnings: list[str],
+                 reason: str) -> Store:
+        """A file that cannot be used now (a full disk, an I/O error, something in its way):
+        nothing is renamed or changed; what it holds is read from a copy in memory, and every
+        write waits until the file can be used again (``retry_pending``)."""
+        warnings.append(reason)
+        store = cls(conn, base, warnings=warnings, ready=False)
+        store._snapshot = _readable_copy(base, warnings)
+        store._problem = store._waiting_reason = reason
         return store
 
     @classmethod
@@ -470,10 +470,12 @@ class Store:
     @staticmethod
     def _probe(conn: sqlite3.Connection) -> tuple[str, str]:
         """Check and migrate the file: ("ready", ""), ("busy", ""), ("newer", version),
-        ("read-only", why), ("full", why) or ("damaged", why)."""
+        ("read-only", why), ("full", why), ("unusable", why) or ("damaged", why). Only
+        "damaged" says the file's content fails a check; an unknown version (negative, or
+        newer than ours) is "newer"."""
         try:
             version = verify(conn)
-            if version > SCHEMA_VERSION:
+            if version > SCHEMA_VERSION or version < 0:
                 return "newer", str(version)
             _journal(conn)
             if version < SCHEMA_VERSION:
@@ -481,7 +483,8 @@ class Store:
         except StoreError as exc:
             return "damaged", str(exc)
         except sqlite3.Error as exc:
-            return _kind_of(exc), f"it is damaged ({plain(exc)})"
+            kind = kind_of(exc)
+            return kind, (f"it is damaged ({plain(exc)})" if kind == "damaged" else plain(exc))
         return "ready", ""
 
     @classmethod
@@ -531,14 +534,15 @@ class Store:
             store = cls(conn, base, warnings=warnings, ready=False)
             store._busy, store._problem = True, messages.LOCKED
             return store
+        if kind in ("full", "unusable"):
+            return cls._waiting(conn, base, warnings, messages.unusable(base, kind, why))
         conn.close()
         if kind == "newer":
             text = messages.newer(int(why))
             warnings.append(text)
             return cls._in_memory(base, warnings, text)
-        if kind in ("read-only", "full"):
-            text = (messages.read_only_file(path) if kind == "read-only"
-                    else messages.full(base))
+        if kind == "read-only":
+            text = messages.read_only_file(path)
             warnings.append(text)
             return cls._read_only_copy(base, warnings, text)
         if slot != 0:
@@ -559,13 +563,20 @@ class Store:
         """Finish opening a store that was locked at first; False while it still is."""
         if self._ready:
             return True
-        kind, _ = self._probe(self._conn)
+        kind, why = self._probe(self._conn)
         if kind == "busy":
             self._busy = True
             return False
+        if kind in ("full", "unusable"):
+            self._problem = self._waiting_reason = messages.unusable(self.home, kind, why)
+            return False
         if kind == "ready":  # the saved game is checked when it is loaded, or kept (unseen)
-            self._ready, self._busy = True, False
+            self._ready, self._busy, self._waiting_reason = True, False, None
+            if self._snapshot is not None:
+                self._snapshot.close()
+                self._snapshot = None
             return True
+        self._snapshot = None
         # Readable at last, but not usable as it is: fall back as opening would have.
         self._conn.close()
         fresh = self._open_file(self.home, self._warnings, self.slot)
@@ -632,10 +643,13 @@ class Store:
         """The rows of a query, or None when the database cannot be read now."""
         with self._mutex:
             self._pace()
-            if not self._ensure_ready():
+            conn = self._conn
+            if self._snapshot is not None and not self._ready:
+                conn = self._snapshot  # the file cannot be used now: read its copy
+            elif not self._ensure_ready():
                 return None
             try:
-                rows = self._conn.execute(sql, params).fetchall()
+                rows = conn.execute(sql, params).fetchall()
             except sqlite3.Error as exc:
                 self._busy = is_busy(exc)
                 if not self._busy:
@@ -661,7 +675,7 @@ class Store:
         with self._mutex:
             self._pace()
             if self._pending and not self._ensure_ready():
-                self._problem = messages.LOCKED
+                self._problem = self._waiting_reason or messages.LOCKED
                 return False
             failed: str | None = None
             while self._pending:
@@ -1198,11 +1212,52 @@ def _journal(conn: sqlite3.Connection) -> None:
     conn.execute("PRAGMA synchronous = NORMAL")
 
 
-def _kind_of(exc: sqlite3.Error) -> str:
-    if is_busy(exc):
-        return "busy"
-    if is_read_only(exc):
-        return "read-only"
-    if is_full(exc):
-        return "full"
-    return "damaged"
+def _readable_copy(base: Path, warnings: list[str]) -> sqlite3.Connection | None:
+    """What can be read of the data file, in memory and brought to our schema; None (and a
+    warning) when nothing can be read."""
+    path = base / DB_NAME
+    mem: sqlite3.Connection | None = None
+    try:
+        mem = snapshot(path)
+        version = verify(mem)
+        if version > SCHEMA_VERSION or version < 0:
+            raise StoreError(messages.newer(version))
+        migrate(mem)
+    except (sqlite3.Error, StoreError, OSError) as exc:
+        warnings.append(f"The saved data in {path} cannot be read ({plain(exc)}); "
+                        "starting with defaults.")
+        if mem is not None:
+            mem.close()
+        return None
+    return mem
+
+
+def snapshot(path: Path) -> sqlite3.Connection:
+    """A copy in memory of the database at ``path``, made without writing anything beside
+    it: the file and its write-ahead log are copied to the temporary folder and read there;
+    when that cannot be done, the file alone is read (as immutable: its log, if it holds
+    anything, is left unread). A missing file gives an empty database."""
+    mem = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+    if not path.is_file():
+        return mem
+    try:
+        with tempfile.TemporaryDirectory(prefix="nil-tui-read-") as tmp:
+            copy = Path(tmp) / path.name
+            shutil.copyfile(path, copy)
+            wal = path.with_name(path.name + "-wal")
+            if wal.is_file():
+                shutil.copyfile(wal, copy.with_name(copy.name + "-wal"))
+            src = sqlite3.connect(copy)
+            try:
+                src.backup(mem)
+            finally:
+                src.close()
+        return mem
+    except (OSError, sqlite3.Error):
+        pass
+    src = sqlite3.connect(f"{path.resolve().as_uri()}?immutable=1", uri=True)
+    try:
+        src.backup(mem)
+    finally:
+        src.close()
+    return mem

@@ -63,6 +63,47 @@ def is_full(exc: BaseException) -> bool:
     return "disk is full" in str(exc).lower()
 
 
+_DAMAGE_CODES = {11, 26}  # SQLITE_CORRUPT, SQLITE_NOTADB
+_UNUSABLE_CODES = {3, 7, 9, 10, 14, 15, 23}
+"""SQLITE_PERM, NOMEM, INTERRUPT, IOERR, CANTOPEN, PROTOCOL, AUTH: the file cannot be used
+*now* (a full disk, an I/O error, something in the way), which says nothing of its content."""
+_UNUSABLE_TEXTS = ("disk i/o error", "unable to open database file", "out of memory",
+                   "access permission denied", "interrupted", "locking protocol")
+
+
+def kind_of(exc: BaseException) -> str:
+    """What an SQLite error says of the file: "busy" (another program holds it), "read-only",
+    "full", "unusable" (it cannot be used now: an I/O error, something in the way) or
+    "damaged" (its content fails SQLite's checks). Only "damaged" is a reason to set a file
+    aside."""
+    if is_busy(exc):
+        return "busy"
+    if is_read_only(exc):
+        return "read-only"
+    if is_full(exc):
+        return "full"
+    if isinstance(exc, OSError):
+        return "unusable"
+    if not isinstance(exc, sqlite3.Error):
+        return "damaged"
+    code = _code(exc)
+    if code is not None:
+        return "unusable" if code in _UNUSABLE_CODES else "damaged"
+    text = str(exc).lower()  # Python 3.10
+    return "unusable" if any(t in text for t in _UNUSABLE_TEXTS) else "damaged"
+
+
+def no_room(folder: Path) -> bool:
+    """The filesystem holding ``folder`` has no free block left (for an I/O error that is
+    really a full disk: SQLite reports a full disk met while sizing its shared memory file
+    as an I/O error)."""
+    try:
+        st = os.statvfs(folder)
+    except (OSError, AttributeError):
+        return False
+    return st.f_bavail * st.f_frsize < 64 * 1024
+
+
 class FileLock:
     """An exclusive ``flock`` on a file: released when closed or when the process dies."""
 

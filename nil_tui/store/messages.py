@@ -7,8 +7,9 @@ import errno
 import sqlite3
 from pathlib import Path
 
+from ..paths import DB_NAME
 from .files import plain
-from .locking import is_busy, is_full, is_read_only
+from .locking import is_busy, is_full, is_read_only, kind_of, no_room
 
 LOCKED = ("Another program is using nil-tui's data; your game goes on and will be saved as "
           "soon as it is free.")
@@ -18,8 +19,27 @@ _READ_ONLY_ERRNOS = {errno.EROFS, errno.EACCES, errno.EPERM}
 
 
 def newer(version: int) -> str:
+    """A schema version this nil-tui does not know: a newer one, or one no nil-tui wrote."""
+    if version < 0:
+        return (f"This data has a schema version no nil-tui knows ({version}); this version "
+                "will not change it, so nothing is saved in this session.")
     return (f"This data was written by a newer nil-tui (schema {version}); this version will "
             "not change it, so nothing is saved in this session.")
+
+
+def unusable(home: Path, kind: str, why: str) -> str:
+    """Why a data file that is not damaged cannot be used now ("full" or "unusable")."""
+    if kind == "full" or no_room(home):
+        return full(home)
+    path = home / DB_NAME
+    for suffix in ("-wal", "-shm", "-journal"):
+        side = path.with_name(path.name + suffix)
+        if side.exists() and not side.is_file():
+            return (f"nil-tui cannot use its data file: {side} is in the way (SQLite keeps "
+                    "its journal under that name; move it elsewhere). Your game goes on, but "
+                    "it is not saved until then.")
+    return (f"nil-tui's data file {path} cannot be used now ({why}); it was left as it is. "
+            "Your game goes on, but it is not saved until the file can be used.")
 
 
 def full(home: Path) -> str:
@@ -46,7 +66,7 @@ def write_problem(exc: BaseException, what: str, home: Path, db_path: Path) -> s
     """Why a write failed, for ``Store.problem``."""
     if is_busy(exc):
         return LOCKED
-    if is_full(exc):
+    if is_full(exc) or (kind_of(exc) == "unusable" and no_room(home)):
         return full(home)
     if is_read_only(exc):
         return read_only_file(db_path)

@@ -1,0 +1,152 @@
+"""The store against real faults, in real processes: a real full filesystem (a small tmpfs,
+mounted for the test), a real second process holding SQLite's lock, a folder in the way of
+the journal, a schema version nobody wrote; ``nil-tui resume`` run as the player runs it.
+
+A file is set aside as damaged only when its content fails a check; a full disk, an I/O
+error, a lock or an unknown version never renames anything, and the player is told which."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import random
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from nil_tui.engine import Game
+from nil_tui.engine.game import Phase
+from nil_tui.options import PlayOptions
+from nil_tui.store import Store
+
+EASY = dataclasses.asdict(PlayOptions(deals=2, bots=("easy", "easy", "easy"), seed=7))
+NO_GAME = "there is no saved game"
+
+
+def play(game: Game, plays: int | None = None, rng_seed: int = 0) -> Game:
+    rng = random.Random(rng_seed)
+    done = 0
+    while not game.is_over and (plays is None or done < plays):
+        if game.phase is Phase.DEAL_OVER:
+            game.next_deal()
+        game.play(rng.choice(list(game.deal.legal_moves())))
+        done += 1
+    return game
+
+
+def partial(seed: int, plays: int = 9) -> dict[str, Any]:
+    return play(Game(2, seed=seed), plays=plays).to_record()
+
+
+def finished(seed: int) -> dict[str, Any]:
+    return play(Game(1, seed=seed)).to_record()
+
+
+def make_store(home: Path, current: dict[str, Any] | None) -> None:
+    """A data folder with a finished game in history and (if given) a saved game."""
+    with Store.open(home) as s:
+        assert s.finish_game(finished(100), EASY) is not None
+        if current is not None:
+            assert s.save_current(current, EASY) is True
+
+
+def resume(home: Path) -> subprocess.CompletedProcess[str]:
+    """``nil-tui resume`` in a process of its own, without a terminal: it says what the store
+    found, and exits 2 ("needs a terminal") only once it found a game to resume."""
+    env = dict(os.environ, NIL_TUI_HOME=str(home))
+    return subprocess.run([sys.executable, "-m", "nil_tui", "resume"], capture_output=True,
+                          text=True, env=env, timeout=60, stdin=subprocess.DEVNULL, check=False)
+
+
+def found_the_game(done: subprocess.CompletedProcess[str]) -> bool:
+    return (done.returncode == 2 and "needs a terminal" in done.stderr
+            and NO_GAME not in done.stderr and "Traceback" not in done.stderr)
+
+
+def set_aside(home: Path) -> list[str]:
+    return sorted(p.name for p in home.iterdir() if "damaged" in p.name or "set-aside" in p.name)
+
+
+@pytest.fixture(autouse=True)
+def short_waits(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Store, "open_wait", 0.3)
+    monkeypatch.setattr(Store, "busy_timeout", 0.05)
+
+
+# --- a real full disk ------------------------------------------------------------------------
+class SmallDisk:
+    """A 2 MB tmpfs of its own; ``fill`` takes its last free byte, ``free`` gives it back."""
+
+    def __init__(self, mount: Path) -> None:
+        self.mount = mount
+        self.filler = mount / "filler"
+
+    def fill(self) -> None:
+        fd = os.open(self.filler, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+        try:
+            for size in (65536, 4096, 512, 1):
+                try:
+                    while os.write(fd, b"\0" * size):
+                        pass
+                except OSError:
+                    continue
+        finally:
+            os.close(fd)
+        st = os.statvfs(self.mount)
+        assert st.f_bavail == 0, "the small disk did not fill"
+
+    def free(self) -> None:
+        self.filler.unlink(missing_ok=True)
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[SmallDisk]:
+    mount = tmp_path / "small"
+    mount.mkdir()
+    if sys.platform != "linux" or not shutil.which("mount"):
+        pytest.skip("mounting a small tmpfs needs Linux and mount")
+    if os.geteuid() != 0:
+        pytest.skip("mounting a small tmpfs needs root")
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(mount)],
+                          capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        pytest.skip(f"mounting a small tmpfs is not permitted here ({done.stderr.strip()})")
+    try:
+        yield SmallDisk(mount)
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False, capture_output=True)
+
+
+def test_a_disk_full_from_the_start_is_not_damage(small_disk: SmallDisk) -> None:
+    home = small_disk.mount / "data"
+    saved = partial(1)
+    make_store(home, current=saved)
+    before = sorted(p.name for p in home.iterdir())
+    small_disk.fill()
+
+    done = resume(home)
+    assert found_the_game(done), done.stderr
+    assert "damaged" not in done.stderr
+
+    with Store.open(home) as s:  # what the app's store says and reads
+        full = (f"The disk that holds nil-tui's data ({home}) is full; your game goes on, but "
+                "it is not saved until there is room.")
+        assert s.warnings == [full] and s.problem == full
+        assert not any("damaged" in w for w in s.warnings)
+        assert s.load_current() == (saved, EASY)
+        assert [r["finished"] for r in s.history()] == [True]
+        assert s.stats()["overall"]["games"] == 1
+        assert s.save_settings({"speed": "slow"}) is False  # not saved: never said it was
+        small_disk.free()
+        assert s.retry_pending() is True and s.problem is None
+    assert set_aside(home) == [] and set(before) <= {p.name for p in home.iterdir()}
+
+    assert found_the_game(resume(home))
+    with Store.open(home) as s:
+        assert s.warnings == [] and s.load_current() == (saved, EASY)
+        assert len(s.history()) == 1 and s.load_settings()["speed"] == "slow"
