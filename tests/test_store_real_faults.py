@@ -8,6 +8,7 @@ error, a lock or an unknown version never renames anything, and the player is to
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import random
 import shutil
@@ -150,3 +151,51 @@ def test_a_disk_full_from_the_start_is_not_damage(small_disk: SmallDisk) -> None
     with Store.open(home) as s:
         assert s.warnings == [] and s.load_current() == (saved, EASY)
         assert len(s.history()) == 1 and s.load_settings()["speed"] == "slow"
+
+
+def test_a_finished_game_on_a_disk_full_from_the_start_is_never_said_saved(
+        small_disk: SmallDisk) -> None:
+    home = small_disk.mount / "data"
+    make_store(home, current=None)
+    small_disk.fill()
+    game = finished(7)
+    with Store.open(home) as s:
+        assert s.finish_game(game, EASY) is None  # None: not stored
+        kept = s.keep_finished(game, EASY)  # asked again: still one game, still waiting
+        assert kept.stored is False and kept.problem is not None and "is full" in kept.problem
+        assert kept.record_file is not None  # written where there was room
+        assert not kept.record_file.is_relative_to(small_disk.mount)
+        assert s.retry_pending() is False and s.problem == kept.problem
+        small_disk.free()
+        assert s.retry_pending() is True and s.problem is None
+        assert s.keep_finished(game, EASY).stored is True
+        assert [r["finished"] for r in s.history()] == [True, True]
+    kept.record_file.unlink()
+    with Store.open(home) as s:
+        assert len(s.history()) == 2 and s.stats()["overall"]["games"] == 2
+    assert set_aside(home) == []
+
+
+def test_a_finished_game_never_written_is_kept_in_a_file_at_the_end(
+        small_disk: SmallDisk) -> None:
+    home = small_disk.mount / "data"
+    make_store(home, current=partial(3))
+    small_disk.fill()
+    game = finished(8)
+    s = Store.open(home)
+    assert s.load_current() is not None
+    result = s.keep_finished(game, EASY)
+    assert result.stored is False
+    if result.record_file is not None:
+        result.record_file.unlink()
+    kept = s.close()  # the disk is still full: kept outside it
+    assert kept is not None and kept.exists() and not kept.is_relative_to(small_disk.mount)
+    try:
+        content = json.loads(kept.read_text(encoding="utf-8"))
+        assert content["finished_games"] == [game] and "is full" in content["why"]
+        small_disk.free()
+        with Store.open(home) as again:
+            assert any(str(kept) in w for w in again.warnings)
+            assert len(again.history()) == 1  # history was never told it was saved
+    finally:
+        kept.unlink()

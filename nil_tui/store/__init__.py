@@ -12,7 +12,7 @@ statistics. SQLite in the user data directory; this package is the only code tha
 from __future__ import annotations
 
 from ..paths import DB_NAME, default_home
-from .core import RECORDS_DIR, Saved, Store, as_options
+from .core import RECORDS_DIR, Finished, Saved, Store, as_options
 from .files import JSONDamage, now_utc
 from .locking import LOCK_NAME, MAX_SLOTS
 from .messages import LOCKED
@@ -29,7 +29,7 @@ from .summaries import (
 
 __all__ = [
     "DB_NAME", "LOCKED", "LOCK_NAME", "MAX_SLOTS", "MIGRATIONS", "RECORDS_DIR", "SCHEMA_VERSION",
-    "Figures", "GameSummary", "JSONDamage", "JSONObject", "Saved", "Store",
+    "Figures", "Finished", "GameSummary", "JSONDamage", "JSONObject", "Saved", "Store",
     "StoreError", "as_options", "default_home", "difficulty_of", "fingerprint", "now_utc",
     "opponents_of", "summarize",
 ]

@@ -31,7 +31,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from ..paths import DB_NAME, default_home
 from . import messages
@@ -89,6 +89,22 @@ COMPUTED_KEPT = 500
 forgotten first, and worked out again if they are asked for again."""
 
 Saved = tuple[JSONObject, JSONObject]  # (record, options) of a game in progress
+
+
+class Finished(NamedTuple):
+    """What became of a finished game (``Store.keep_finished``)."""
+
+    stored: bool
+    """True only when the game is durably in history (and its statistics)."""
+    record_file: Path | None
+    """Its record file, if one could be written (maybe in the temporary folder)."""
+    problem: str | None
+    """Why it is not stored yet (it waits and is tried again), or None when stored."""
+
+
+def unsaved_dir() -> Path:
+    """Where games that could not be written are kept when the data folder cannot hold them."""
+    return Path(tempfile.gettempdir()) / "nil-tui-unsaved"
 
 _UNREAD: dict[str, list[str]] = {}  # warnings of closed stores nobody read, by folder
 
@@ -793,6 +809,24 @@ class Store:
             stored = self._flush()
             return op.path if stored and (self.persistent or op.path is not None) else None
 
+    def keep_finished(self, record: JSONObject, options: JSONObject) -> Finished:
+        """``finish_game``, told in full: ``stored`` is True only once the game is durably in
+        history; else it waits in the queue (``retry_pending`` tries again, ``close`` keeps
+        it in a file) and ``problem`` says why. ``record_file`` is where its record file was
+        written, if it was (in a store that saves nothing, only there)."""
+        path = self.finish_game(record, options)
+        with self._mutex:
+            mark = None
+            try:
+                mark = fingerprint(record)
+            except (TypeError, ValueError, RecursionError):
+                pass
+            waiting = [op for op in self._pending if isinstance(op, _Finish) and op.mark == mark]
+            stored = path is not None and self.persistent and not waiting
+            if waiting and path is None:
+                path = waiting[0].path
+        return Finished(stored, path, None if stored else self.problem)
+
     def remember(self, key: str, value: JSONObject) -> bool:
         """Keep a computed result (an analysis, an expert's reference) under ``key``, so that
         it is not computed again (the newest ``COMPUTED_KEPT`` are kept). True when it is
@@ -1159,40 +1193,57 @@ class Store:
         raise error
 
     # --- closing -------------------------------------------------------------------------
-    def close(self) -> None:
-        """Write what waits if the database allows it now, and let go of the store."""
+    def close(self) -> Path | None:
+        """Write what waits if the database allows it now, and let go of the store. Returns
+        the file that keeps what could still not be written (see ``keep_unsaved``), or None
+        when nothing of a game was left unwritten."""
+        kept: Path | None = None
         with self._mutex:
             if self._pending and not self._flush():
-                self._keep_pending()
+                kept = self.keep_unsaved()
             if self._warnings and not self._warnings_read:
                 _UNREAD.setdefault(_key(self.home), []).extend(self._warnings)
                 self._warnings = []
             try:
                 self._conn.close()
+                if self._snapshot is not None:
+                    self._snapshot.close()
+                    self._snapshot = None
             finally:
                 if self._lock is not None:
                     self._lock.release()
                     self._lock = None
+        return kept
 
-    def _keep_pending(self) -> None:
-        """Closing with writes still waiting (the file stayed locked, the disk full): what
-        they hold is kept in a file beside the database, and the next open in this process
-        says where."""
+    def keep_unsaved(self) -> Path | None:
+        """What waits to be written that holds a game (the game in progress, finished games),
+        kept whole as ``set-aside-unsaved-<time>.json`` beside the database, or in the
+        temporary folder when that cannot be written (a full disk); the next open in this
+        process says where (``warnings``). Returns that file; None when no game waits or no
+        file could be written anywhere. ``close`` calls it; the writes keep waiting."""
         content: JSONObject = {"why": self.problem, "saved_game": None, "finished_games": []}
-        for op in self._pending:
-            if isinstance(op, _SaveCurrent):
-                content["saved_game"] = {"record": op.saved[0], "options": op.saved[1]}
-            elif isinstance(op, _Finish):
-                content["finished_games"].append(op.record)
+        with self._mutex:
+            for op in self._pending:
+                if isinstance(op, _SaveCurrent):
+                    content["saved_game"] = {"record": op.saved[0], "options": op.saved[1]}
+                elif isinstance(op, _Finish):
+                    content["finished_games"].append(op.record)
         if content["saved_game"] is None and not content["finished_games"]:
-            return  # only settings or a clean-up waited: nothing of a game is lost
-        try:
-            kept = self._keep_file("unsaved", content)
-        except OSError:
-            return
+            return None  # only settings or a clean-up waited: nothing of a game is lost
+        name = f"set-aside-unsaved-{stamp()}.json"
+        kept: Path | None = None
+        for folder in (self.home, unsaved_dir()):
+            try:
+                kept = set_aside(folder, name, content)
+            except OSError:
+                continue
+            break
+        if kept is None:
+            return None
         _UNREAD.setdefault(_key(self.home), []).append(
             f"The last game could not be written to the data file before nil-tui closed; it "
             f"was kept as {kept}.")
+        return kept
 
     def __enter__(self) -> Store:  # noqa: PYI034
         return self
