@@ -1,10 +1,26 @@
-"""Worker processes started from inside the full-screen app (the analysis, the challenge's
-reference): what they need that the app's terminal handling gets in the way of."""
+"""The processes a command starts, and how they end with it.
+
+Worker processes started from inside the full-screen app (the analysis, the challenge's
+reference) need multiprocessing's resource tracker started quietly. Every process a command
+starts must end with it, whatever ends the command (SIGKILL included): the Linux calls for that
+(``prctl``, ``unshare``, ``mount``) are here, through ``ctypes``, each returning an error
+instead of raising where the system refuses.
+"""
 
 from __future__ import annotations
 
 import os
+import signal
 import sys
+
+PR_SET_PDEATHSIG = 1
+PR_GET_DUMPABLE = 3
+PR_SET_DUMPABLE = 4
+PR_SET_CHILD_SUBREAPER = 36
+CLONE_NEWNS = 0x00020000
+CLONE_NEWUSER = 0x10000000
+CLONE_NEWPID = 0x20000000
+MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 2, 4, 8, 0x4000, 1 << 18
 
 
 def start_resource_tracker() -> None:
@@ -22,3 +38,169 @@ def start_resource_tracker() -> None:
             resource_tracker.ensure_running()
     finally:
         sys.stderr = saved
+
+
+def _libc() -> object | None:
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        import ctypes
+
+        return ctypes.CDLL(None, use_errno=True)
+    except (OSError, ImportError):
+        return None
+
+
+def _call(name: str, *args: object) -> str | None:
+    """Call a libc function; None when it worked, else why not (one line)."""
+    libc = _libc()
+    if libc is None:
+        return "not on Linux"
+    import ctypes
+
+    function = getattr(libc, name, None)
+    if function is None:
+        return f"no {name}() here"
+    converted = [ctypes.c_char_p(a.encode()) if isinstance(a, str) else
+                 ctypes.c_ulong(a) if isinstance(a, int) else a for a in args]
+    if function(*converted) == 0:
+        return None
+    errno = ctypes.get_errno()
+    return f"{name}: {os.strerror(errno)}" if errno else f"{name} failed"
+
+
+def prctl(option: int, value: int) -> str | None:
+    """``prctl(option, value)``; None when it worked, else why not."""
+    return _call("prctl", option, value, 0, 0, 0)
+
+
+def die_with_parent(parent: int | None, sig: int = signal.SIGKILL) -> bool:
+    """Have the kernel send ``sig`` to this process when the thread that started it ends
+    (only for processes started from their parent's main thread). False when the parent
+    (``parent``, when given) is already gone: the caller should end at once."""
+    prctl(PR_SET_PDEATHSIG, int(sig))
+    return parent is None or os.getppid() == parent
+
+
+def become_subreaper() -> bool:
+    """Processes orphaned below this one become its children (so it can end them)."""
+    return prctl(PR_SET_CHILD_SUBREAPER, 1) is None
+
+
+def not_dumpable() -> bool:
+    """Mark this process not dumpable: other processes of the same user (a plugin's among
+    them) may not read its memory through /proc/<pid>/mem or attach to it. Once."""
+    global _protected
+    if not _protected:
+        _protected = prctl(PR_SET_DUMPABLE, 0) is None
+    return _protected
+
+
+_protected = False
+
+
+def unshare(flags: int) -> str | None:
+    return _call("unshare", flags)
+
+
+def mount(source: str, target: str, kind: str | None, flags: int) -> str | None:
+    import ctypes
+
+    libc = _libc()
+    if libc is None:
+        return "not on Linux"
+    function = libc.mount  # type: ignore[attr-defined]
+    result = function(source.encode(), target.encode(),
+                      None if kind is None else kind.encode(), ctypes.c_ulong(flags), None)
+    if result == 0:
+        return None
+    errno = ctypes.get_errno()
+    return f"mount {target}: {os.strerror(errno)}"
+
+
+def map_own_ids(uid: int, gid: int) -> str | None:
+    """In a user namespace just made: this process keeps the user and group ids it had
+    before (``os.getuid()`` and ``os.getgid()`` taken then)."""
+    try:
+        with open("/proc/self/setgroups", "w", encoding="ascii") as f:
+            f.write("deny")
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        return f"setgroups: {exc.strerror}"
+    for name, value in (("uid_map", uid), ("gid_map", gid)):
+        try:
+            with open(f"/proc/self/{name}", "w", encoding="ascii") as f:
+                f.write(f"{value} {value} 1")
+        except OSError as exc:
+            return f"{name}: {exc.strerror}"
+    return None
+
+
+def children(pid: int | None = None) -> list[int]:
+    """The living children of a process (this one by default), as /proc shows them."""
+    pid = os.getpid() if pid is None else pid
+    found: list[int] = []
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+        for tid in tasks:
+            with open(f"/proc/{pid}/task/{tid}/children", encoding="ascii") as f:
+                found += [int(p) for p in f.read().split()]
+        return found
+    except (OSError, ValueError):
+        pass
+    try:  # no "children" files here: every process's parent
+        names = os.listdir("/proc")
+    except OSError:
+        return found
+    for name in names:
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/stat", encoding="ascii", errors="replace") as f:
+                    fields = f.read().rpartition(")")[2].split()
+                if int(fields[1]) == pid:
+                    found.append(int(name))
+            except (OSError, ValueError, IndexError):
+                continue
+    return found
+
+
+def end_children(keep: frozenset[int] = frozenset(), rounds: int = 50) -> None:
+    """SIGKILL every child of this process but ``keep``, and the children they leave (a
+    subreaper or a namespace's first process inherits them), until none is left (at most
+    ``rounds`` looks, a few milliseconds apart)."""
+    import time
+
+    for _ in range(rounds):
+        doomed = [p for p in children() if p not in keep]
+        if not doomed:
+            break
+        for pid in doomed:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        for pid in doomed:
+            try:
+                os.waitpid(pid, 0)
+            except ChildProcessError:
+                pass
+            except OSError:
+                pass
+        time.sleep(0.002)
+    reap(keep)
+
+
+def reap(keep: frozenset[int] = frozenset()) -> None:
+    """Collect the ended children (but those in ``keep``) that nobody waits for."""
+    while True:
+        try:
+            info = os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except (ChildProcessError, OSError):
+            return
+        if info is None or info.si_pid in keep:
+            return
+        try:
+            os.waitpid(info.si_pid, 0)
+        except OSError:
+            return

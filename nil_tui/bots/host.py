@@ -9,6 +9,16 @@ before it reads anything. Without ``os.fork`` the host serves one game and exits
 The messages (see :mod:`nil_tui.bots.protocol`) travel on the host's standard input and on a
 copy of its standard output; the plugin's own ``print`` and anything written to file
 descriptor 1 go to standard error, which the game sends to a log file.
+
+Two processes make the host. The first (the *warden*) runs only this module's code: it puts
+the second in a user and PID namespace of its own where Linux allows it (so that the
+plugin's processes see only each other, with a ``/proc`` of their own, and all die with the
+namespace), watches the game and ends everything as soon as the game or the second process
+is gone. The second imports the plugin and forks the games' processes; after each game it
+ends whatever that game's process left behind (a child that called ``setsid()`` included).
+Where the system refuses the namespaces, the host says why in its first answer, and the
+warden still ends every process below it (it is their subreaper), unless it is killed
+first.
 """
 
 from __future__ import annotations
@@ -17,14 +27,17 @@ import gc
 import importlib
 import os
 import select
+import signal
 import sys
 import time
 from typing import Any
 
+from .. import processes
 from ..engine import Card
 from . import protocol
 
 CLOSED = 87  # exit status of a game's process that found the game gone (the host ends too)
+SANDBOX_ENV = "NIL_TUI_PLUGIN_SANDBOX"  # "off": no namespaces (the fallback, on purpose)
 
 
 class _Channel:
@@ -149,20 +162,24 @@ def _answer(choose: Any, view: Any, n: int) -> bytes:
     return protocol.answer_why(protocol.BAD, n, protocol.describe(answer))
 
 
-def _wait(pid: int, game_pid: int, spare: int | None) -> int:
-    """Wait for a game's process to end, and return its exit status; if the game itself goes
-    away meanwhile, end it, the next one and this host too (a hung bot must not outlive the
-    game)."""
-    pidfd: int | None = None
+def _pidfd(pid: int) -> int | None:
     if hasattr(os, "pidfd_open"):
         try:
-            pidfd = os.pidfd_open(pid)
+            return os.pidfd_open(pid)
         except OSError:
-            pidfd = None
+            return None
+    return None
+
+
+def _wait(pid: int, parent: int, spare: int | None) -> int:
+    """Wait for a game's process to end, and return its exit status; if the warden goes away
+    meanwhile (the kernel also ends this process then, where it can), end it, the next one
+    and this host too (a hung bot must not outlive the game)."""
+    pidfd = _pidfd(pid)
     pause = 0.001
     while True:
         if pidfd is not None:
-            select.select([pidfd], [], [], 1.0)
+            select.select([pidfd], [], [], 0.5)
         else:
             time.sleep(pause)
             pause = min(pause * 2, 0.1)
@@ -171,10 +188,11 @@ def _wait(pid: int, game_pid: int, spare: int | None) -> int:
             if pidfd is not None:
                 os.close(pidfd)
             return os.waitstatus_to_exitcode(status)
-        if os.getppid() != game_pid:
+        if os.getppid() != parent:
             for doomed in (pid, spare):
                 if doomed is not None:
                     os.kill(doomed, 9)
+            processes.end_children()
             os._exit(0)
 
 
@@ -188,10 +206,13 @@ def _fork_game(channel: _Channel, factory: Any, default_name: str,
     sys.stdout.flush()
     sys.stderr.flush()
     gc.freeze()  # the game's process leaves the host's objects (and their pages) alone
+    host = os.getpid()
     pid = os.fork()
     if pid == 0:  # the game's own process: it holds gate_write until it ends
         code = 0
         try:
+            if not processes.die_with_parent(host):
+                os._exit(CLOSED)
             os.close(gate_read)
             if after is not None:
                 while os.read(after, 64):
@@ -214,9 +235,101 @@ def _fork_game(channel: _Channel, factory: Any, default_name: str,
     return pid, gate_read
 
 
+# --- the warden ---------------------------------------------------------------------------
+def _namespaces() -> tuple[bool, str | None]:
+    """Move this process into a new user and PID namespace (its next child is the first
+    process of the PID namespace): (whether it moved, None or why the namespaces are not
+    all they should be)."""
+    if os.environ.get(SANDBOX_ENV, "").strip().lower() in ("off", "0", "no"):
+        return False, f"turned off by {SANDBOX_ENV}"
+    uid, gid = os.getuid(), os.getgid()
+    why = processes.unshare(processes.CLONE_NEWUSER | processes.CLONE_NEWPID)
+    if why is not None:
+        return False, why
+    return True, processes.map_own_ids(uid, gid)
+
+
+def _own_proc() -> str | None:
+    """In the PID namespace's first process: a mount namespace with a /proc of the new PID
+    namespace (the game's processes are not in it), then a user namespace below the first so
+    that the plugin cannot take that /proc away again. None when it worked, else why not."""
+    uid, gid = os.getuid(), os.getgid()
+    why = processes.unshare(processes.CLONE_NEWNS)
+    if why is None:
+        why = processes.mount("none", "/", None, processes.MS_REC | processes.MS_PRIVATE)
+    if why is None:
+        why = processes.mount("proc", "/proc", "proc", processes.MS_NOSUID
+                              | processes.MS_NODEV | processes.MS_NOEXEC)
+    if why is None:
+        why = processes.unshare(processes.CLONE_NEWUSER)
+        if why is None:
+            why = processes.map_own_ids(uid, gid)
+    return why
+
+
+class _Stop(Exception):
+    pass
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise _Stop
+
+
+def _warden(inner: int, game_pid: int) -> None:
+    """Wait until the game or the host's second process is gone, then end every process
+    below this one and leave."""
+    for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+        signal.signal(sig, _stop)
+    try:
+        watched = [fd for fd in (_pidfd(game_pid), _pidfd(inner)) if fd is not None]
+        if os.getppid() != game_pid:
+            return
+        while True:
+            select.select(watched, [], [], 0.5 if len(watched) == 2 else 0.05)
+            if os.getppid() != game_pid or os.waitpid(inner, os.WNOHANG)[0]:
+                return
+    except (_Stop, OSError):
+        return
+    finally:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM, signal.SIGHUP,
+                                                  signal.SIGINT})
+        try:
+            os.kill(inner, signal.SIGKILL)
+        except OSError:
+            pass
+        processes.end_children()
+        os._exit(0)
+
+
 def main() -> None:
-    channel = _Channel()
     game_pid = os.getppid()
+    sandbox = None
+    if hasattr(os, "fork"):
+        processes.become_subreaper()
+        moved, sandbox = _namespaces()
+        warden = os.getpid()
+        inner = os.fork()
+        if inner:
+            quiet = os.open(os.devnull, os.O_RDWR)
+            os.dup2(quiet, 0)  # the game sees the end of the pipes when the host's
+            os.dup2(quiet, 1)  # second process ends
+            os.close(quiet)
+            _warden(inner, game_pid)
+            return
+        # (the first process of a new PID namespace sees no parent: 0)
+        if not processes.die_with_parent(None if moved else warden):
+            os._exit(0)
+        if sandbox is None:
+            own = _own_proc()
+            if own is not None:
+                sandbox = f"no /proc of their own ({own})"
+        processes.become_subreaper()
+    _serve(sandbox)
+
+
+def _serve(sandbox: str | None) -> None:
+    parent = os.getppid()
+    channel = _Channel()
     hello = channel.read()
     if hello is None or hello[:1] != protocol.HELLO:
         return
@@ -228,9 +341,9 @@ def main() -> None:
     status, loaded = _load(target)
     if status != "loaded":
         kind = protocol.MISSING if status == "missing" else protocol.BROKEN
-        channel.write(protocol.dump(kind, {"why": str(loaded)}))
+        channel.write(protocol.dump(kind, {"why": str(loaded), "sandbox": sandbox}))
         return
-    channel.write(protocol.dump(protocol.LOADED))
+    channel.write(protocol.dump(protocol.LOADED, {"sandbox": sandbox}))
     default_name = target.partition(":")[2].rpartition(".")[2] or target
     if not hasattr(os, "fork"):
         _play(channel, loaded, default_name)
@@ -238,8 +351,11 @@ def main() -> None:
     pid, gate = _fork_game(channel, loaded, default_name, None)
     while True:  # one game's process plays while the next one waits
         spare, next_gate = _fork_game(channel, loaded, default_name, gate)
-        if _wait(pid, game_pid, spare) == CLOSED:
-            _wait(spare, game_pid, None)  # it finds the game gone too
+        code = _wait(pid, parent, spare)
+        processes.end_children(frozenset({spare}))  # what the game's process left behind
+        if code == CLOSED:
+            _wait(spare, parent, None)  # it finds the game gone too
+            processes.end_children()
             return
         pid, gate = spare, next_gate
 

@@ -14,6 +14,7 @@ import atexit
 import os
 import queue
 import select
+import signal
 import subprocess
 import sys
 import threading
@@ -26,12 +27,13 @@ from ..engine import DECK, Card, Deal, PlayerView
 from . import HIDDEN, LEVELS, BotMissing, BotSpecError, make_bot, plugin_entry_points, protocol
 from .safety import DEFAULT, Choice, _Default, default_time_cap, fallback_card
 
-START_TIMEOUT = 30.0  # seconds a plugin's process may take to start and build its bot
+START_TIMEOUT = 10.0  # seconds a plugin's process may take to start and build its bot
 IDLE_TIMEOUT = 2.0  # seconds a plugin's process may take to finish a game it was told to end
 LOG_NAME = "plugins.log"  # in the data folder: what plugin bots write to stderr
 LOG_LIMIT = 1 << 20  # a log longer than this is started afresh (the old one kept as .1)
 INCIDENT_LIMIT = 300
 MAX_RESTARTS = 5  # fresh processes a plugin gets in one game; after that it is out of it
+SHORT_CAP = 1.0  # seconds per decision for the rest of a game after a plugin's first hang
 
 
 class BotPlayer:
@@ -136,7 +138,16 @@ class _Gone(Exception):
 class _Host:
     """A plugin's host process (python -m nil_tui.bots.host) and the lines it writes."""
 
-    def __init__(self, target: str, log: Path | None) -> None:
+    def __init__(self, target: str, log: Path | None, label: str = "") -> None:
+        from ..processes import not_dumpable
+
+        not_dumpable()  # no process of this user reads this one's memory
+        notice = _start_notice
+        if notice is not None:
+            try:
+                notice(f"starting plugin {protocol.clip(label or target, 60)}...")
+            except Exception:  # noqa: BLE001, S110 - a notice that fails changes nothing
+                pass
         stderr = _open_log(log)
         try:
             self.proc = subprocess.Popen(
@@ -164,6 +175,7 @@ class _Host:
         except BaseException:
             self.kill()
             raise
+        _say_sandbox(protocol.load(reply).get("sandbox"), log)
         if reply[:1] != protocol.LOADED:
             self.kill()
             why = protocol.clip(str(protocol.load(reply).get("why", "")), 200)
@@ -286,22 +298,29 @@ class _Host:
             self.busy = False
 
     def kill(self) -> None:
+        """End the host and every process below it. Its first process (which runs none of
+        the plugin's code) is asked first: it ends the others, those that left its process
+        group too; whatever is left of the group a second later is killed."""
         _LIVE.discard(self)
         proc = self.proc
-        try:
-            if proc.poll() is None:  # its process group (its games' processes too) is its own
-                if os.name == "posix":
-                    os.killpg(proc.pid, 9)
-                else:
-                    proc.kill()
-        except OSError:
-            pass
         for stream in (proc.stdin, proc.stdout):
             try:
                 if stream is not None:
                     stream.close()
             except OSError:
                 pass
+        try:
+            if proc.poll() is None:
+                if os.name != "posix":
+                    proc.kill()
+                else:
+                    os.kill(proc.pid, signal.SIGTERM)
+                    try:
+                        proc.wait(1.0)
+                    except subprocess.TimeoutExpired:
+                        os.killpg(proc.pid, signal.SIGKILL)  # its process group is its own
+        except OSError:
+            pass
         try:
             proc.wait(5)
         except subprocess.TimeoutExpired:
@@ -310,6 +329,40 @@ class _Host:
 
 def _now() -> float:
     return time.monotonic()
+
+
+_start_notice: Callable[[str], object] | None = None
+_sandbox_said = False
+
+
+def set_start_notice(notice: Callable[[str], object] | None) -> None:
+    """Have ``notice("starting plugin X...")`` called whenever a plugin's process is started
+    (it imports the plugin: that may take a while, up to START_TIMEOUT). None: no notice.
+    ``simulate`` prints it on stderr; the app can show it while the table waits."""
+    global _start_notice
+    _start_notice = notice
+
+
+def _say_sandbox(why: object, log: Path | None) -> None:
+    """Once per program: write to the plugins' log that the system refused their processes
+    a namespace of their own (they run with today's isolation, and can see the game's
+    processes), and why."""
+    global _sandbox_said
+    if why is None or _sandbox_said:
+        return
+    _sandbox_said = True
+    text = protocol.clip(str(why), 200)
+    line = (f"{time.strftime('%Y-%m-%d %H:%M:%S')} nil-tui: plugins run without a user and PID "
+            f"namespace of their own here ({text}): each still runs in a process of its own "
+            "with only its view, but it can see the game's processes.\n")
+    stream = _open_log(log)
+    if isinstance(stream, int):
+        return
+    try:
+        with stream:
+            stream.write(line.encode("utf-8", "replace"))
+    except OSError:
+        pass
 
 
 _SELECT_PIPES = os.name == "posix"
@@ -331,13 +384,13 @@ def _pool_key(target: str, log: str) -> tuple[object, ...]:
     return (target, tuple(sys.path), log, hash(frozenset(os.environ.items())))
 
 
-def _acquire(key: tuple[object, ...], target: str, log: Path | None) -> _Host:
+def _acquire(key: tuple[object, ...], target: str, log: Path | None, label: str = "") -> _Host:
     while True:
         with _POOL_LOCK:
             hosts = _IDLE.get(key)
             host = hosts.pop() if hosts else None
         if host is None:
-            return _Host(target, log)
+            return _Host(target, log, label)
         try:
             host.wait_idle()
             return host
@@ -387,8 +440,10 @@ def shutdown(grace: float = 1.0) -> None:
 
 
 def _forget_hosts() -> None:
-    """In a process forked from this one (a simulate job): the hosts are the parent's."""
-    global _POOL_LOCK
+    """In a process forked from this one (a simulate job): the hosts are the parent's, and
+    so is the notice."""
+    global _POOL_LOCK, _start_notice
+    _start_notice = None
     _IDLE.clear()
     _LIVE.clear()
     _POOL_LOCK = threading.Lock()
@@ -436,12 +491,14 @@ class _PluginPlayer(BotPlayer):
         self._deciding = False  # a decision is on its way (close() may come from elsewhere)
         self._n = 0
         self._restarts = 0
+        self._hangs = 0  # decisions it took too long over in this game
+        self._out: str | None = None  # why it is out of the rest of the game
         self._encoder = protocol.Encoder()
         default = target.partition(":")[2].rpartition(".")[2] or spec
         self.name = protocol.safe_name(default, "Bot")
         self._host: _Host | None = None
         try:
-            self._host = _acquire(self._key, target, log)
+            self._host = _acquire(self._key, target, log, spec)
             ready = self._host.start_game(seed)
         except _Gone as exc:
             self._abandon()
@@ -465,7 +522,7 @@ class _PluginPlayer(BotPlayer):
         if self._restarts >= MAX_RESTARTS:
             raise BotSpecError(f"it stopped {MAX_RESTARTS + 1} times in this game")
         self._restarts += 1
-        host = _acquire(self._key, self._target, self._log)
+        host = _acquire(self._key, self._target, self._log, self.spec)
         self._host = host
         host.start_game(self._seed)
         return host
@@ -478,6 +535,10 @@ class _PluginPlayer(BotPlayer):
             card = fallback_card(view, legal)
             return Choice(card, _incident(f"{self.name} has left the game; {card} was played "
                                           "for it"))
+        if self._out is not None:
+            card = fallback_card(view, legal)
+            return Choice(card, _incident(f"{self.name} is out of this game ({self._out}); "
+                                          f"{card} was played for it"))
         host = self._host
         if host is None:
             try:
@@ -497,9 +558,7 @@ class _PluginPlayer(BotPlayer):
             self._abandon()
             card = fallback_card(view, legal)
             if str(exc) == "timeout":
-                return Choice(card, _incident(
-                    f"{self.name} took longer than {_cap_text(self._cap)} and was stopped; "
-                    f"{card} was played for it"))
+                return Choice(card, _incident(self._hung(card)))
             return Choice(card, _incident(f"{self.name} stopped answering ({exc}); {card} "
                                           "was played for it"))
         finally:
@@ -518,6 +577,23 @@ class _PluginPlayer(BotPlayer):
                                           "for it"))
         return Choice(card, _incident(f"{self.name} chose {why}, which is not a legal card; "
                                       f"{card} was played for it"))
+
+    def _hung(self, card: Card) -> str:
+        """What a hang costs (the incident's text): after its first one in a game, a plugin
+        has SHORT_CAP seconds per decision for the rest of the game; after a second, it is
+        out of the game (its lowest legal card is played for it), so that a bot that hangs
+        again and again cannot hold a game up for long."""
+        self._hangs += 1
+        cap = _cap_text(self._cap)
+        if self._hangs == 1 and (self._cap is None or self._cap > SHORT_CAP):
+            self._cap = SHORT_CAP
+            return (f"{self.name} took longer than {cap} and was stopped; {card} was played "
+                    f"for it; it has {SHORT_CAP:g} s per card for the rest of this game")
+        if self._hangs == 1:
+            return f"{self.name} took longer than {cap} and was stopped; {card} was played for it"
+        self._out = f"it took longer than {cap} twice"
+        return (f"{self.name} took longer than {cap} again and was stopped; {card} was played "
+                "for it, and its lowest legal card will be for the rest of this game")
 
     def close(self) -> None:
         if self._closed:

@@ -113,7 +113,7 @@ def test_a_plugin_that_hangs_is_stopped_and_a_fresh_process_plays_on(
         assert first.incident is not None and "took longer than 1 s" in first.incident
         assert first.card == fallback_card(game.deal.view(2))
         game.play(first.card)
-        hung = int(out.read_text().split()[0])
+        hung = out.read_text().split()[0]
         for _ in range(200):  # the hung process is gone
             if not _alive(hung):
                 break
@@ -123,24 +123,18 @@ def test_a_plugin_that_hangs_is_stopped_and_a_fresh_process_plays_on(
             game.play(game.deal.legal_moves()[0])
         second = player.decide(game.deal.view(2))
         assert second.incident is None
-        pids = [int(line.split()[0]) for line in out.read_text().splitlines()]
-        assert len(pids) == 2 and pids[1] != hung
+        marks = [line.split()[0] for line in out.read_text().splitlines()]
+        assert len(marks) == 2 and marks[1] != hung
     finally:
         player.close()
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    try:  # a zombie waiting for its parent counts as gone
-        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
-            return f.read().split(") ", 1)[1][:1] != "Z"
-    except OSError:
-        return True
+def _alive(mark: str) -> bool:
+    """Whether the process that left this mark (see tests/plugins/nil_marks.py), or a child
+    of it, is still alive."""
+    from nil_marks import alive
+
+    return alive(mark)
 
 
 @pytest.mark.parametrize(("spec", "words"), [
@@ -317,7 +311,7 @@ def test_closing_a_player_while_it_thinks_ends_its_process(tmp_path: Path,
     choice = player.decide(view)
     closer.join()
     assert choice.card == fallback_card(view) and choice.incident is not None
-    hung = int(out.read_text().split()[0])
+    hung = out.read_text().split()[0]
     for _ in range(200):
         if not _alive(hung):
             break
@@ -377,13 +371,14 @@ def test_every_game_gets_a_fresh_process_though_the_next_one_is_forked_early(
     out = tmp_path / "games.txt"
     (tmp_path / "nil_counter.py").write_text(
         "import os\n"
+        "from nil_marks import mark\n"
         "BUILT = []\n"
         "class Counter:\n"
         "    name = 'Counter'\n"
         "    def __init__(self, seed=0):\n"
         "        BUILT.append(seed)\n"
         f"        with open({str(out)!r}, 'a') as f:\n"
-        "            f.write(f'{os.getpid()} {len(BUILT)}\\n')\n"
+        f"            f.write(mark({str(tmp_path)!r}) + f' {{len(BUILT)}}\\n')\n"
         "    def choose(self, view):\n"
         "        return view.legal[-1]\n", encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
@@ -393,9 +388,9 @@ def test_every_game_gets_a_fresh_process_though_the_next_one_is_forked_early(
     rows = [line.split() for line in out.read_text().splitlines()]
     assert len(rows) == 4 and len({pid for pid, _ in rows}) == 4
     assert {built for _, built in rows} == {"1"}  # nothing of an earlier game in memory
-    for pid, _ in rows:
+    for mark, _ in rows:
         for _ in range(200):  # each game's process is gone (the last one's once it ends)
-            if not _alive(int(pid)):
+            if not _alive(mark):
                 break
             time.sleep(0.05)
-        assert not _alive(int(pid))
+        assert not _alive(mark)

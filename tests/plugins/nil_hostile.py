@@ -34,7 +34,8 @@ class Mutator:
 
 class Hanger:
     """Never answers its first decision of a deal (13 cards in hand); plays its lowest card
-    otherwise. Writes its process id to $NIL_TUI_HANGER_OUT at each decision."""
+    otherwise. Writes its process's mark (see nil_marks) to $NIL_TUI_HANGER_OUT at each
+    decision."""
 
     name = "Hanger"
 
@@ -43,8 +44,10 @@ class Hanger:
 
     def choose(self, view: Any) -> Any:
         if self.out:
+            from nil_marks import mark
+
             with open(self.out, "a", encoding="utf-8") as f:
-                f.write(f"{os.getpid()} {len(view.hand)}\n")
+                f.write(f"{mark(os.path.dirname(self.out))} {len(view.hand)}\n")
         if len(view.hand) == 13:
             while True:
                 time.sleep(0.05)
