@@ -82,6 +82,9 @@ def add_parsers(sub: Any) -> None:
     host.add_argument("--deal-pause", type=seconds, default=30.0, metavar="SECONDS",
                       help="the longest wait after a deal for the players to ask for the "
                       "next one (default: 30)")
+    host.add_argument("--ping-timeout", type=seconds, default=20.0, metavar="SECONDS",
+                      help="a connection that answers no ping for this long is dropped "
+                      "(its player counts as away; default: 20)")
     host.add_argument("--max-connections", type=int, default=64, metavar="N",
                       help="connections open at once, at most (default: 64)")
     host.add_argument("--resume", action="store_true",
@@ -200,7 +203,9 @@ async def _host(args: argparse.Namespace) -> int:
             tls = tls_context(args.certfile, args.keyfile)
         except (OSError, ssl.SSLError) as exc:
             raise UsageError(f"cannot use the certificate: {exc}") from None
-    server = TableServer({"/": table}, Limits(max_connections=args.max_connections))
+    limits = Limits(max_connections=args.max_connections, ping_timeout=args.ping_timeout,
+                    ping_interval=max(0.5, min(10.0, args.ping_timeout / 2)))
+    server = TableServer({"/": table}, limits)
     try:
         bound_port = await server.start(args.bind, bound_port, tls)
     except OSError as exc:

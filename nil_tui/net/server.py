@@ -33,6 +33,8 @@ class Limits:
     burst: int = 40
     flood_close: int = 100  # refused over the rate before the connection is closed
     queue: int = 256  # messages waiting for a client before it counts as not reading
+    ping_interval: float = 10.0  # a client that answers no ping for ping_timeout is gone
+    ping_timeout: float = 20.0
 
 
 class Connection:
@@ -47,23 +49,29 @@ class Connection:
         self.stamp = asyncio.get_running_loop().time()
         self.flooded = 0
         self.closing = False
+        self.close_with: tuple[int, str] | None = None
         self.bytes_sent = 0
 
     def send(self, message: JSON) -> None:
         if self.closing:
             return
-        try:
-            self.queue.put_nowait(encode(message))
-        except asyncio.QueueFull:
+        if self.queue.full():
             self.close(4008, "you stopped reading the table: join again to come back")
+            return
+        self.queue.put_nowait(encode(message))
 
     def close(self, code: int, reason: str) -> None:
+        """Close after what is queued has been sent (at once, dropping it, when the client
+        does not read)."""
         if self.closing:
             return
         self.closing = True
-        while not self.queue.empty():
-            self.queue.get_nowait()
-        asyncio.get_running_loop().create_task(self.ws.close(code, reason))
+        if self.queue.full():
+            while not self.queue.empty():
+                self.queue.get_nowait()
+            asyncio.get_running_loop().create_task(self.ws.close(code, reason))
+        else:
+            self.close_with = (code, reason)
         self.queue.put_nowait(None)
 
     async def pump(self) -> None:
@@ -72,6 +80,8 @@ class Connection:
             while True:
                 text = await self.queue.get()
                 if text is None:
+                    if self.close_with is not None:
+                        await self.ws.close(*self.close_with)
                     return
                 await self.ws.send(text)
                 self.bytes_sent += len(text)
@@ -116,7 +126,8 @@ class TableServer:
             table.begin()
         self.server = await serve(
             self._serve, host, port, ssl=tls, max_size=MAX_MESSAGE, max_queue=8,
-            open_timeout=self.limits.hello_timeout, ping_interval=10, ping_timeout=20,
+            open_timeout=self.limits.hello_timeout, ping_interval=self.limits.ping_interval,
+            ping_timeout=self.limits.ping_timeout,
             close_timeout=2, process_request=self._too_many, compression=None,
             server_header=None)
         sockets = list(self.server.sockets)

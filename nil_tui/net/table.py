@@ -204,8 +204,16 @@ class Table:
         while not self._closed:
             await self._wake.wait()
             self._wake.clear()
-            while not self._closed and await self._step():
-                pass
+            try:
+                while not self._closed and await self._step():
+                    pass
+            except Exception as exc:  # noqa: BLE001 - one bad step must not stop the table
+                import sys
+
+                print(f"nil-tui host: the table stumbled ({type(exc).__name__}: {exc}); "
+                      "it tries again", file=sys.stderr)
+                await asyncio.sleep(1.0)
+                self._poke()
 
     @property
     def turn(self) -> int:

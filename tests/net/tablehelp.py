@@ -1,0 +1,139 @@
+"""What the shared-table tests share: a table served on loopback, a byte-capturing proxy, and
+the check that no client was ever sent a card it may not see."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from nil_tui.engine import Game
+from nil_tui.engine.records import from_record
+from nil_tui.net.keys import Invite
+from nil_tui.net.server import Limits, TableServer
+from nil_tui.net.table import Table, TableConfig
+
+CARD = re.compile(rb"(?<![A-Za-z0-9])([2-9TJQKA][CDHS])(?![A-Za-z0-9])")
+
+
+@dataclass
+class Served:
+    table: Table
+    server: TableServer
+    invite: Invite
+
+
+@asynccontextmanager
+async def served(config: TableConfig, limits: Limits | None = None,
+                 **table_kwargs: Any) -> AsyncIterator[Served]:
+    table = Table(config, **table_kwargs)
+    server = TableServer({"/": table}, limits)
+    port = await server.start("127.0.0.1", 0)
+    try:
+        yield Served(table, server, Invite("127.0.0.1", port, table.secret))
+    finally:
+        await server.close()
+
+
+@dataclass
+class Tap:
+    """Every byte the server sent down one connection, as the client's socket got them."""
+
+    down: bytearray = field(default_factory=bytearray)
+
+    def frames(self) -> list[bytes]:
+        """The payloads of the WebSocket frames after the HTTP upgrade (server frames are
+        not masked; the table sends text frames, uncompressed)."""
+        data = bytes(self.down)
+        head = data.index(b"\r\n\r\n") + 4
+        out, i = [], head
+        while i + 2 <= len(data):
+            b0, b1 = data[i], data[i + 1]
+            n, i = b1 & 0x7F, i + 2
+            if n == 126:
+                n, i = int.from_bytes(data[i:i + 2], "big"), i + 2
+            elif n == 127:
+                n, i = int.from_bytes(data[i:i + 8], "big"), i + 8
+            if b1 & 0x80:
+                i += 4  # (a masked frame: never from a server)
+            payload = data[i:i + n]
+            i += n
+            if b0 & 0x0F == 1:  # text
+                out.append(payload)
+        return out
+
+
+@asynccontextmanager
+async def tapping_proxy(port: int) -> AsyncIterator[tuple[int, list[Tap]]]:
+    """A TCP proxy on loopback in front of the table; one Tap per connection."""
+    taps: list[Tap] = []
+
+    async def relay(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                    tap: Tap | None) -> None:
+        try:
+            while data := await reader.read(65536):
+                if tap is not None:
+                    tap.down.extend(data)
+                writer.write(data)
+                await writer.drain()
+        except (ConnectionError, asyncio.CancelledError):
+            pass
+        finally:
+            writer.close()
+
+    async def handle(client_r: asyncio.StreamReader, client_w: asyncio.StreamWriter) -> None:
+        server_r, server_w = await asyncio.open_connection("127.0.0.1", port)
+        tap = Tap()
+        taps.append(tap)
+        await asyncio.gather(relay(client_r, server_w, None), relay(server_r, client_w, tap))
+
+    proxy = await asyncio.start_server(handle, "127.0.0.1", 0)
+    try:
+        yield proxy.sockets[0].getsockname()[1], taps
+    finally:
+        proxy.close()
+
+
+def plays_of(deal: dict[str, Any]) -> list[str]:
+    return [c for trick in deal["tricks"] for c in trick["cards"]]
+
+
+def leaks(payload: bytes, seat: int, record: dict[str, Any]) -> list[str]:
+    """Cards in one message to ``seat`` that it may not see at that moment: any card of
+    another seat's hand that has not been played yet. A message is placed in the game by
+    its own deal number and number of cards played, which are checked against the record."""
+    found = [m.decode() for m in CARD.findall(payload)]
+    if not found:
+        return []
+    message = json.loads(payload)
+    if message.get("type") != "view":
+        return [f"{c} in a {message.get('type')} message" for c in found]
+    if message["phase"] != "playing":
+        return []  # the deal is over: its hands as dealt are shown to everyone
+    deal = record["deals"][message["deal_number"] - 1]
+    n = len(message["tricks"]) * 4 + len(message["trick"])
+    played = plays_of(deal)[:n]
+    sent_plays = [c for t in message["tricks"] for c in t["cards"]] + message["trick"]
+    problems = [] if sent_plays == played else [f"plays {sent_plays} are not the game's"]
+    allowed = set(deal["hands"][seat]) | set(played)
+    problems += [f"{c} (deal {message['deal_number']}, after {n} cards)"
+                 for c in found if c not in allowed]
+    return problems
+
+
+def check_record(record: dict[str, Any]) -> Game:
+    """The checks every record passes: the engine reads it back play by play, finished."""
+    game = from_record(record)
+    assert game.is_over
+    assert game.to_record()["deals"] == record["deals"]
+    return game
+
+
+def same_game(records: list[dict[str, Any]]) -> None:
+    """Records of one game kept by different players agree (but for when each was written)."""
+    bare = [{k: v for k, v in r.items() if k != "created"} for r in records]
+    assert all(b == bare[0] for b in bare[1:])

@@ -1,0 +1,264 @@
+"""A hostile client: every bad input is refused with a reason, and nothing it sends changes the
+game or reveals a hidden card."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from typing import Any
+
+import pytest
+from tablehelp import CARD, served
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+from nil_tui.net import keys
+from nil_tui.net.client import JoinError, TableClient, play_scripted
+from nil_tui.net.protocol import PROTOCOL, hello
+from nil_tui.net.server import Limits
+from nil_tui.net.table import TableConfig
+
+
+async def raw(url: str) -> ClientConnection:
+    return await connect(url, compression=None, proxy=None, max_size=2**22)
+
+
+async def answer(ws: ClientConnection, message: Any, timeout: float = 5.0) -> dict[str, Any]:
+    await ws.send(message if isinstance(message, (str, bytes)) else json.dumps(message))
+    return json.loads(await asyncio.wait_for(ws.recv(), timeout))
+
+
+async def closed(ws: ClientConnection, timeout: float = 5.0) -> bool:
+    try:
+        await asyncio.wait_for(ws.recv(), timeout)
+    except ConnectionClosed:
+        return True
+    return False
+
+
+def position(s: Any) -> Any:
+    game = s.table.game
+    return None if game is None else (game.to_record()["deals"], s.table.turn)
+
+
+async def test_a_connection_without_the_invite_gets_one_error_and_learns_nothing() -> None:
+    async with served(TableConfig(deals=1, seed=1)) as s:
+        for bad in ["", "a" * 26, keys.new_secret(), s.table.secret[:-1] + "a"
+                    if s.table.secret[-1] != "a" else s.table.secret[:-1] + "b"]:
+            ws = await raw(s.invite.url)
+            got = await answer(ws, hello(bad, name="Mallory"))
+            assert got == {"type": "error", "code": "not_invited",
+                           "reason": "this invite does not open this table"}
+            assert await closed(ws)
+        # a wrong invite is refused before the version is looked at (no version leaks)
+        ws = await raw(s.invite.url)
+        got = await answer(ws, hello("x" * 26, protocol=99, app="9.9"))
+        assert got["code"] == "not_invited"
+        assert all(seat.kind == "empty" for seat in s.table.seats)
+
+
+async def test_a_client_of_another_version_is_told_both_versions() -> None:
+    async with served(TableConfig(deals=1, seed=1)) as s:
+        client = TableClient(s.invite, protocol=PROTOCOL + 1, app="0.9.3")
+        with pytest.raises(JoinError) as caught:
+            await client.connect()
+        assert caught.value.code == "wrong_version"
+        assert caught.value.reason == "this table runs nil-tui 0.1; you have 0.9"
+        assert all(seat.kind == "empty" for seat in s.table.seats)
+
+
+@pytest.mark.parametrize(("first", "code"), [
+    ("{not json", "malformed"),
+    ("[1, 2]", "malformed"),
+    (json.dumps({"type": "play", "card": "2C", "turn": 0, "id": 1}), "hello_expected"),
+    (json.dumps({"type": "shout"}), "unknown_type"),
+    (json.dumps({"type": "hello", "protocol": "1", "app": "0.1.0"}), "not_invited"),
+    (b"\xff\xfe binary", "malformed"),
+])
+async def test_a_bad_hello_is_refused_and_closed(first: str | bytes, code: str) -> None:
+    async with served(TableConfig(deals=1, seed=1)) as s:
+        ws = await raw(s.invite.url)
+        got = await answer(ws, first)
+        assert got["type"] == "error" and got["code"] == code
+        assert await closed(ws)
+        assert all(seat.kind == "empty" for seat in s.table.seats)
+
+
+async def test_a_guessed_seat_key_opens_nothing() -> None:
+    async with served(TableConfig(deals=1, seed=1, start_when=1)) as s:
+        owner = TableClient(s.invite, name="A")
+        await owner.connect()
+        assert owner.key is not None
+        guesses = [keys.new_secret(), owner.key[:-2] + "zz", owner.key.upper() + "a", ""]
+        for guess in guesses:
+            before = position(s)
+            thief = TableClient(s.invite, key=guess, name="M")
+            with pytest.raises(JoinError) as caught:
+                await thief.connect()
+            assert caught.value.code in ("unknown_key", "started")
+            assert position(s) == before
+        assert s.table.seats[0].member is not None  # the owner is still seated
+        await owner.close()
+
+
+async def test_oversized_floods_and_silence_are_cut_off_while_the_game_goes_on() -> None:
+    limits = Limits(hello_timeout=0.5, max_connections=4, rate=20, burst=10, flood_close=30)
+    async with served(TableConfig(deals=1, seed=3, start_when=1), limits) as s:
+        player = TableClient(s.invite, name="A")
+        await player.connect()
+        game = asyncio.ensure_future(play_scripted(player, random.Random(5)))
+        # a hello never sent: one error, closed
+        ws = await raw(s.invite.url)
+        assert json.loads(await asyncio.wait_for(ws.recv(), 5))["code"] == "hello_timeout"
+        assert await closed(ws)
+        # a message over the size limit closes the connection (1009), nothing else happens
+        ws = await raw(s.invite.url)
+        await ws.send(json.dumps(hello(s.table.secret, name="x" * 5000)))
+        assert await closed(ws)
+        assert ws.close_code == 1009
+        # a flood: refusals, then the connection is closed
+        flooder = TableClient(s.invite, key=None, name="F")
+        with pytest.raises(JoinError):
+            await flooder.connect()  # the game has started: no seat for a newcomer
+        # too many connections: refused before the WebSocket opens
+        idle = [await raw(s.invite.url) for _ in range(3)]
+        with pytest.raises(InvalidStatus) as caught:
+            await raw(s.invite.url)
+        assert caught.value.response.status_code == 503
+        for ws in idle:
+            await ws.close()
+        end = await asyncio.wait_for(game, 60)
+        assert end is not None and end["phase"] == "game_over"
+        await player.close()
+
+
+async def test_a_seated_client_cannot_play_out_of_turn_for_others_or_twice() -> None:
+    limits = Limits(rate=1000, burst=1000)
+    async with served(TableConfig(deals=1, seed=11, start_when=2), limits) as s:
+        a, b = TableClient(s.invite, name="A"), TableClient(s.invite, name="B")
+        await a.connect()
+        await b.connect()
+        # play until it is A's turn (B plays its cards as they come)
+        async def pump_until(client: TableClient, other: TableClient) -> None:
+            for _ in range(200):
+                if client.my_turn():
+                    return
+                for c in (client, other):
+                    try:
+                        await c.receive(0.05)
+                    except (asyncio.TimeoutError, TimeoutError):
+                        pass
+                if other.my_turn():
+                    assert other.view is not None
+                    await other.play(other.view["legal"][0])
+            raise AssertionError("A's turn never came")
+
+        await pump_until(a, b)
+        assert a.view is not None and b.view is not None
+        turn = a.view["turn"]
+        before = position(s)
+        hand = set(a.view["hand"])
+        not_held = next(c for c in [f"{r}{u}" for r in "23456789TJQKA" for u in "CDHS"]
+                        if c not in hand)
+        refused: list[dict[str, Any]] = []
+
+        async def refusal(client: TableClient, message: dict[str, Any]) -> dict[str, Any]:
+            await client.send(message)
+            for _ in range(50):
+                got = await client.receive(5)
+                if got is not None and got["type"] in ("refused", "error"):
+                    refused.append(got)
+                    return got
+            raise AssertionError("no refusal came")
+
+        # a card not in its hand, a card for another seat, out of turn, a stale position
+        assert (await refusal(a, {"type": "play", "card": not_held, "turn": turn}))["code"] \
+            == "illegal"
+        assert (await refusal(b, {"type": "play", "card": b.view["hand"][0], "turn": turn,
+                                  "seat": 0}))["code"] == "not_your_turn"
+        assert (await refusal(a, {"type": "play", "card": a.view["legal"][0],
+                                  "turn": turn - 1}))["code"] == "stale"
+        assert (await refusal(a, {"type": "start"}))["code"] in ("not_owner", "started")
+        assert (await refusal(a, {"type": "shout"}))["code"] == "unknown_type"
+        # nothing changed, and no refusal names a card the client does not hold
+        assert position(s) == before
+        for message in refused:
+            for card in CARD.findall(json.dumps(message).encode()):
+                assert card.decode() in hand | {not_held}
+        # a replayed message: the same id again is refused, the card is not played twice
+        assert a.ws is not None
+        legal = a.view["legal"][0]
+        message = json.dumps({"type": "play", "card": legal, "turn": turn, "id": 1000})
+        await a.ws.send(message)
+        await a.ws.send(message)
+        codes = []
+        for _ in range(20):
+            got = await a.receive(5)
+            assert got is not None
+            if got["type"] == "refused":
+                codes.append(got["code"])
+                break
+        assert codes == ["replayed"]
+        record = s.table.game.to_record() if s.table.game else {}
+        played = [c for t in record["deals"][0]["tricks"] for c in t["cards"]]
+        assert played.count(legal) == 1
+        await a.close()
+        await b.close()
+
+
+async def test_malformed_messages_after_the_hello_are_refused_and_the_seat_stays() -> None:
+    async with served(TableConfig(deals=1, seed=2)) as s:
+        a = TableClient(s.invite, name="A")
+        await a.connect()
+        assert a.ws is not None
+        for bad, code in [("{oops", "malformed"), ('"text"', "malformed"),
+                          ('{"type":"ping"}', "malformed"), ('{"type":"warp","id":3}',
+                                                              "unknown_type"),
+                          ('{"type":"play","id":4,"card":"ZZ","turn":0}', "malformed"),
+                          ('{"type":"play","id":5,"card":"2C"}', "malformed"),
+                          ('{"type":"ready","id":6}', "not_started")]:
+            await a.ws.send(bad)
+            for _ in range(10):
+                got = await a.receive(5)
+                assert got is not None
+                if got["type"] == "refused":
+                    assert got["code"] == code, bad
+                    break
+        await a.ws.send('{"type":"ping","id":99}')
+        for _ in range(10):
+            got = await a.receive(5)
+            assert got is not None
+            if got["type"] == "pong":
+                break
+        assert s.table.seats[0].member is not None and s.table.game is None
+        await a.close()
+
+
+async def test_a_flood_is_refused_then_closed_and_the_others_play_on() -> None:
+    limits = Limits(rate=50, burst=50, flood_close=20)
+    async with served(TableConfig(deals=1, seed=4, start_when=2), limits) as s:
+        flooder, player = TableClient(s.invite, name="F"), TableClient(s.invite, name="P")
+        await flooder.connect()
+        await player.connect()
+        game = asyncio.ensure_future(play_scripted(player, random.Random(3)))
+        assert flooder.ws is not None
+        codes: list[str] = []
+        try:
+            for i in range(1000):
+                await flooder.ws.send(json.dumps({"type": "ping", "id": i + 1}))
+        except ConnectionClosed:
+            pass
+        for _ in range(500):
+            got = await flooder.receive(5)
+            if got is None:
+                break
+            if got["type"] == "refused":
+                codes.append(got["code"])
+        assert "rate" in codes
+        assert flooder.ws.close_code == 1008
+        s.table.config.away_timeout = 0.0  # a bot stands in for the flooder at once
+        s.table._poke()
+        end = await asyncio.wait_for(game, 60)
+        assert end is not None and end["phase"] == "game_over"
+        await player.close()
