@@ -191,7 +191,7 @@ def resume() -> int:
     from .tui import launch
 
     try:
-        from .store import Store
+        from .store import LOCKED, Store
 
         store = Store.open()
     except Exception:  # noqa: BLE001 - the app opens its own store, in memory if need be
@@ -199,12 +199,15 @@ def resume() -> int:
     try:
         saved = store.load_current()
         if not saved:
-            warnings = list(store.warnings)
+            unreadable = store.unreadable  # a lock or an unknown version: not "no game"
+            warnings = [w for w in store.warnings if w not in (LOCKED, unreadable)]
+            warnings += [unreadable] if unreadable else []
             for line in warnings:
                 write_err(f"nil-tui resume: {line}")
             if warnings and not any(str(store.home) in line for line in warnings):
                 write_err(f"nil-tui resume: (the data folder is {store.home})")
-            write_err("nil-tui resume: there is no saved game (start one with nil-tui play)")
+            if unreadable is None:
+                write_err("nil-tui resume: there is no saved game (start one with nil-tui play)")
             return 1
     finally:
         # Warnings not read here are handed to the app's own store, which shows them.

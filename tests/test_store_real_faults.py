@@ -23,7 +23,7 @@ import pytest
 from nil_tui.engine import Game
 from nil_tui.engine.game import Phase
 from nil_tui.options import PlayOptions
-from nil_tui.store import Store
+from nil_tui.store import DB_NAME, Store
 
 EASY = dataclasses.asdict(PlayOptions(deals=2, bots=("easy", "easy", "easy"), seed=7))
 NO_GAME = "there is no saved game"
@@ -199,3 +199,51 @@ def test_a_finished_game_never_written_is_kept_in_a_file_at_the_end(
             assert len(again.history()) == 1  # history was never told it was saved
     finally:
         kept.unlink()
+
+
+# --- a lock that also blocks readers ---------------------------------------------------------
+HOLD_ALL = """
+import sqlite3, sys, time
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("PRAGMA locking_mode=EXCLUSIVE")
+conn.execute("BEGIN EXCLUSIVE")
+conn.execute("INSERT INTO settings(key, value) VALUES ('held', '1')")
+print("held", flush=True)
+sys.stdin.read()
+"""
+
+
+def test_resume_says_locked_when_a_lock_blocks_readers(tmp_path: Path) -> None:
+    home = tmp_path / "data"
+    saved = partial(2)
+    make_store(home, current=saved)
+    holder = subprocess.Popen([sys.executable, "-c", HOLD_ALL, str(home / DB_NAME)],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        done = resume(home)
+        assert done.returncode == 1 and "Traceback" not in done.stderr
+        assert NO_GAME not in done.stderr
+        lines = done.stderr.strip().splitlines()
+        assert ("nil-tui resume: Another program is using nil-tui's data so that even reading "
+                "it must wait: the saved game cannot be read now. Nothing was changed; try "
+                "again once that program is closed.") in lines
+        assert not any("your game goes on" in line for line in lines)
+        with Store.open(home) as s:
+            assert s.busy and s.load_current() is None and s.unreadable is not None
+    finally:
+        holder.kill()
+        holder.wait(timeout=10)
+    assert set_aside(home) == []
+    assert found_the_game(resume(home))
+    with Store.open(home) as s:
+        assert s.unreadable is None and s.load_current() == (saved, EASY)
+
+
+def test_resume_without_a_saved_game_still_says_so(tmp_path: Path) -> None:
+    home = tmp_path / "data"
+    make_store(home, current=None)
+    done = resume(home)
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines()[-1] == (
+        "nil-tui resume: there is no saved game (start one with nil-tui play)")

@@ -376,6 +376,7 @@ class Store:
         self._db_path = home / DB_NAME
         self._snapshot: sqlite3.Connection | None = None  # read while the file cannot be
         self._waiting_reason: str | None = None  # why the file cannot be used now, if so
+        self._unknown_version: str | None = None  # the file's version is not one we know
 
     # --- opening -------------------------------------------------------------------------
     @classmethod
@@ -402,6 +403,18 @@ class Store:
         folder, disk full, newer version, no folder), or None: everything asked of the store
         is stored. Goes back to None once a later write succeeds."""
         return self._problem or self.read_only_reason
+
+    @property
+    def unreadable(self) -> str | None:
+        """Why the saved data cannot be read now, in plain words, or None when the reads give
+        all there is: another program holds the file so that even reading waits (a saved
+        game may well be there), or the file has a version this nil-tui does not know. A
+        caller that finds no saved game says this instead of "there is no saved game"."""
+        if self._unknown_version is not None:
+            return self._unknown_version
+        if not self._ready and self._snapshot is None and self._busy:
+            return messages.LOCKED_READING
+        return None
 
     @property
     def busy(self) -> bool:
@@ -556,7 +569,9 @@ class Store:
         if kind == "newer":
             text = messages.newer(int(why))
             warnings.append(text)
-            return cls._in_memory(base, warnings, text)
+            store = cls._in_memory(base, warnings, text)
+            store._unknown_version = text
+            return store
         if kind == "read-only":
             text = messages.read_only_file(path)
             warnings.append(text)

@@ -14,6 +14,10 @@ from .locking import is_busy, is_full, is_read_only, kind_of, no_room
 LOCKED = ("Another program is using nil-tui's data; your game goes on and will be saved as "
           "soon as it is free.")
 
+LOCKED_READING = ("Another program is using nil-tui's data so that even reading it must wait: "
+                  "the saved game cannot be read now. Nothing was changed; try again once that "
+                  "program is closed.")
+
 _FULL_ERRNOS = {errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)}
 _READ_ONLY_ERRNOS = {errno.EROFS, errno.EACCES, errno.EPERM}
 
