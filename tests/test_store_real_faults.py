@@ -247,3 +247,40 @@ def test_resume_without_a_saved_game_still_says_so(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert done.stderr.strip().splitlines()[-1] == (
         "nil-tui resume: there is no saved game (start one with nil-tui play)")
+
+
+# --- a folder in the journal's way -----------------------------------------------------------
+def test_a_folder_named_like_the_journal_is_not_damage(tmp_path: Path) -> None:
+    home = tmp_path / "data"
+    saved = partial(4)
+    make_store(home, current=saved)
+    wal = home / f"{DB_NAME}-wal"
+    wal.mkdir()
+    (wal / "mine.txt").write_text("someone's file")
+
+    done = resume(home)
+    assert found_the_game(done), done.stderr
+    with Store.open(home) as s:
+        said = (f"nil-tui cannot use its data file: {wal} is in the way (SQLite keeps its "
+                "journal under that name; move it elsewhere). Your game goes on, but it is not "
+                "saved until then.")
+        assert s.warnings == [said] and s.problem == said
+        assert s.load_current() == (saved, EASY) and len(s.history()) == 1
+        assert s.save_current(partial(4, plays=12), EASY) is False
+        assert set_aside(home) == [] and (wal / "mine.txt").exists()
+        shutil.move(str(wal), str(tmp_path / "moved-wal"))
+        assert s.retry_pending() is True and s.problem is None
+    with Store.open(home) as s:
+        assert s.warnings == [] and s.load_current() == (partial(4, plays=12), EASY)
+    assert set_aside(home) == []
+
+
+def test_a_damaged_file_is_set_aside_but_not_a_folder_beside_it(tmp_path: Path) -> None:
+    home = tmp_path / "data"
+    home.mkdir()
+    (home / DB_NAME).write_bytes(b"SQLite format 3\x00" + b"\x07" * 4000)
+    shm = home / f"{DB_NAME}-shm"
+    shm.mkdir()
+    with Store.open(home) as s:
+        assert any("It was kept as" in w for w in s.warnings)
+    assert shm.is_dir() and len([n for n in set_aside(home) if "damaged" in n]) == 1

@@ -134,7 +134,7 @@ def move_aside(path: Path) -> Path | None:
             os.replace(path, target)
         for suffix in ("-wal", "-shm", "-journal"):
             side = path.with_name(path.name + suffix)
-            if side.exists():
+            if side.is_file() and not side.is_symlink():  # only SQLite's own files
                 os.replace(side, target.with_name(target.name + suffix))
     except OSError:
         return None
