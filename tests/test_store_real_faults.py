@@ -12,6 +12,7 @@ import json
 import os
 import random
 import shutil
+import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -284,3 +285,29 @@ def test_a_damaged_file_is_set_aside_but_not_a_folder_beside_it(tmp_path: Path) 
     with Store.open(home) as s:
         assert any("It was kept as" in w for w in s.warnings)
     assert shm.is_dir() and len([n for n in set_aside(home) if "damaged" in n]) == 1
+
+
+# --- a version nobody wrote ------------------------------------------------------------------
+@pytest.mark.parametrize("version", [-1, -(2**31), 2**31 - 1])
+def test_an_unknown_version_is_left_untouched_and_said(tmp_path: Path, version: int) -> None:
+    home = tmp_path / "data"
+    make_store(home, current=partial(5))
+    conn = sqlite3.connect(home / DB_NAME)
+    conn.execute(f"PRAGMA user_version = {version}")
+    conn.commit()
+    conn.close()
+    before = (home / DB_NAME).read_bytes()
+
+    done = resume(home)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert NO_GAME not in done.stderr and "KeyError" not in done.stderr
+    said = (f"This data has a schema version no nil-tui knows ({version})" if version < 0 else
+            f"This data was written by a newer nil-tui (schema {version})")
+    assert said in done.stderr
+
+    with Store.open(home) as s:
+        assert s.warnings and s.warnings[0].startswith(said) and s.unreadable == s.warnings[0]
+        assert s.read_only_reason == s.warnings[0] and not s.persistent
+        assert s.save_current(partial(6), EASY) is False
+    assert (home / DB_NAME).read_bytes() == before and set_aside(home) == []
+    assert not (home / "nil-tui.lock.1").exists()  # no slot left held by a failed opening

@@ -438,13 +438,22 @@ class Store:
             return cls._in_memory(base, warnings, reason)
         writable = os.access(base, os.W_OK | os.X_OK)
         slot, lock = claim_slot(base, writable)
-        if writable:
-            store = cls._open_file(base, warnings, slot)
-        else:
-            reason = (f"The data folder {base} is read-only: this game, your settings and "
-                      "statistics will not be saved.")
+        try:
+            if writable:
+                store = cls._open_file(base, warnings, slot)
+            else:
+                reason = (f"The data folder {base} is read-only: this game, your settings and "
+                          "statistics will not be saved.")
+                warnings.append(reason)
+                store = cls._read_only_copy(base, warnings, reason)
+        except Exception as exc:  # noqa: BLE001 - opening never stops the game
+            reason = f"Games cannot be saved this time ({type(exc).__name__}: {plain(exc)})."
             warnings.append(reason)
-            store = cls._read_only_copy(base, warnings, reason)
+            store = cls._in_memory(base, warnings, reason)
+        except BaseException:
+            if lock is not None:
+                lock.release()  # the slot is not kept by a store that was never made
+            raise
         store.slot, store._lock = slot, lock
         if store._ready:
             if slot == 0 and store.persistent:
