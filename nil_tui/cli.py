@@ -132,6 +132,9 @@ def build_parser(with_simulate: bool = True) -> argparse.ArgumentParser:
     from .net import commands as net_commands
 
     net_commands.add_parsers(sub)
+    from . import serve
+
+    serve.add_parser(sub)
     simulate = sub.add_parser("simulate", help="bots-only games, headless")
     if with_simulate:
         from . import sim
@@ -158,13 +161,12 @@ def parse_bots(difficulty: str | None, bots: str | None,
         # The saved (or default) levels: the app asks the player about a bot that is gone,
         # so nothing is imported here before the first frame.
         return default
-    from .bots import BotSpecError, check_spec
-
     # Seats this command line leaves out keep the default level; the bots it names must
-    # exist.
+    # exist, --difficulty's too when --bots names every seat.
     chosen = list(default)
     if difficulty is not None:
         chosen = [difficulty.strip()] * 3
+        _check_play_spec("--difficulty", difficulty.strip())
     if bots is not None:
         given: set[str] = set()
         for part in bots.split(","):
@@ -177,12 +179,24 @@ def parse_bots(difficulty: str | None, bots: str | None,
                 raise UsageError(f"--bots: seat {seat} is given twice")
             given.add(seat)
             chosen[BOT_SEATS[seat] - 1] = spec.strip()
-    for spec in chosen:
-        try:
-            check_spec(spec)
-        except BotSpecError as exc:
-            raise UsageError(str(exc)) from None
+    for spec in dict.fromkeys(chosen):
+        _check_play_spec("--bots" if spec != (difficulty or "").strip() else "--difficulty",
+                         spec)
     return (chosen[0], chosen[1], chosen[2])
+
+
+def _check_play_spec(flag: str, spec: str) -> None:
+    """UsageError unless ``spec`` names a bot that may sit at a game: an installed level or
+    plugin, and not one that sees every hand (``oracle``: ``simulate`` only)."""
+    from .bots import HIDDEN, BotSpecError, check_spec
+
+    if spec in HIDDEN:
+        raise UsageError(f"{flag}: {spec} sees every hand, so it plays only in nil-tui "
+                         "simulate (levels: easy, normal, hard, expert)")
+    try:
+        check_spec(spec)
+    except BotSpecError as exc:
+        raise UsageError(f"{flag}: {exc}") from None
 
 
 def resume() -> int:
@@ -226,6 +240,10 @@ def _run(args: argparse.Namespace) -> int:
         from . import sim
 
         return sim.run(args)
+    if command == "serve":
+        from . import serve
+
+        return serve.run(args)
     if command == "replay":
         game = load_game(args.file)
         from .tui import launch
