@@ -325,11 +325,10 @@ class GameDriver:
         played and every card played after it (0 when there is none to take back)."""
         if self.phase is not Phase.PLAYING:
             return 0
-        deal = self.game.deal
-        seats = [t.player_of(k) for t in deal.tricks for k in range(4)]
-        seats += [(deal.leader + k) & 3 for k in range(len(deal.trick))]
-        for back, seat in enumerate(reversed(seats), 1):
-            if self.is_human(seat):
+        if self.game.challenge_under_way:
+            return 0  # a daily challenge is played without help
+        for back, play in enumerate(reversed(self.game.deal.plays), 1):
+            if self.is_human(play.seat):
                 return back
         return 0
 
@@ -337,7 +336,9 @@ class GameDriver:
         """Take back the person's last card of this deal and every card played after it; the
         bots then decide again from the same seeds and views, so they answer as before.
         Returns the cards taken back, in play order. ValueError when there is nothing to take
-        back."""
+        back, or in a daily challenge under way (it is played without help)."""
+        if self.game.challenge_under_way:
+            raise ValueError("there is no undo in the daily challenge: it is played without help")
         plays = self.plays_to_undo()
         if plays == 0:
             raise ValueError("there is no card of yours to take back in this deal")
@@ -345,6 +346,15 @@ class GameDriver:
         self.turn += 1  # a bot's answer on its way is for a position that is gone
         self.save()
         return cards
+
+    def add_assist(self, kind: str) -> bool:
+        """Note that the person had help (``"hint"``, ``"meter"``): the game then counts as
+        assisted, and is saved so. True when it is new to this game; ValueError in a daily
+        challenge under way (it is played without help)."""
+        new = self.game.add_assist(kind)
+        if new:
+            self.save()
+        return new
 
     def deal_so_far(self) -> list[DriverEvent]:
         """The events of the deal being played, rebuilt from the record: each card (after
@@ -357,20 +367,17 @@ class GameDriver:
                      for i in game.incidents if i.get("deal") == number}
         events: list[DriverEvent] = []
         taken = [0, 0, 0, 0]
-
-        def played(trick_number: int, seat: int, card: Card) -> None:
-            reason = incidents.get((trick_number, seat, str(card)))
+        tricks = deal.tricks
+        for n, play in enumerate(deal.plays):
+            index = n // 4 + 1
+            reason = incidents.get((index, play.seat, str(play.card)))
             if reason is not None:
-                events.append(BotIncident(seat, card, reason))
-            events.append(CardPlayed(number, trick_number, seat, card))
-
-        for index, trick in enumerate(deal.tricks, 1):
-            for k, card in enumerate(trick.cards):
-                played(index, trick.player_of(k), card)
-            events.append(TrickWon(number, index, trick, taken[trick.winner] == 0))
-            taken[trick.winner] += 1
-        for k, card in enumerate(deal.trick):
-            played(len(deal.tricks) + 1, (deal.leader + k) & 3, card)
+                events.append(BotIncident(play.seat, play.card, reason))
+            events.append(CardPlayed(number, index, play.seat, play.card))
+            if n % 4 == 3:
+                trick = tricks[index - 1]
+                events.append(TrickWon(number, index, trick, taken[trick.winner] == 0))
+                taken[trick.winner] += 1
         return events
 
     def next_deal(self) -> DealStarted:

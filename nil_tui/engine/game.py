@@ -308,12 +308,17 @@ class Game:
         if trick < first_trick:
             return False
         deal = self.deal
-        seats = {(deal.leader + k) & 3 for k in range(len(deal.trick))}
+        on_table = len(deal.trick)
+        seats = {play.seat for play in deal.plays[len(deal.plays) - on_table:]} if on_table \
+            else set()
         return incident.get("seat") not in seats
 
     def add_assist(self, kind: str) -> bool:
         """Note that the player used ``kind`` of help ("hint", "meter"); True if it is
-        new to this game."""
+        new to this game. ValueError in a daily challenge under way: it is played without
+        help."""
+        if self.challenge_under_way:
+            raise ValueError(f"no {kind} in the daily challenge: it is played without help")
         if kind in self.assists:
             return False
         self.assists.append(kind)

@@ -165,10 +165,13 @@ class Hint(NamedTuple):
 
 
 class Refused(NamedTuple):
-    """An action did nothing, and why ("Undo is off in the daily challenge.")."""
+    """An action did nothing, and why ("Undo is off in the daily challenge."). A card that
+    may not be played names itself, and ``suit`` the suit it must follow, if that is why."""
 
     action: str
     reason: str
+    card: Card | None = None
+    suit: int | None = None
 
 
 class MeterReading(NamedTuple):
@@ -332,7 +335,8 @@ for _cls in MESSAGES.values():
 del _cls
 
 _PARTS: dict[str, type[Any]] = {"Trick": Trick, "Play": Play}  # values inside messages
-_SEAT_FIELDS = frozenset({"seat", "dealer", "to_move", "thinking", "leader", "winner"})
+_SEAT_FIELDS = frozenset({"seat", "dealer", "to_move", "thinking", "leader", "winner", "suit"})
+"""Fields that hold a seat (or a suit): 0..3."""
 _CARD_BY_CODE: dict[str, Card] = {str(c): c for c in DECK}
 
 

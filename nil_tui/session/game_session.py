@@ -1,0 +1,680 @@
+"""One game at the table, from its current position to its end, without a screen.
+
+A :class:`GameSession` owns the :class:`~nil_tui.driver.GameDriver` and the flow of play: whose
+card is awaited, a bot's card waiting to land, a finished trick on show, a forced card about
+to be played for you, the deal's end, the game's end. It also holds the help policy (hints,
+undo and the meter: allowed or not, and the assisted mark).
+
+It never waits on a clock and never starts a thread. Everything goes in as a call (what a
+player does: :meth:`act`; what the front end finished: :meth:`bot_decided`,
+:meth:`timer_done`, :meth:`hint_found`, :meth:`meter_estimated`) and comes out as a list of
+plain values: protocol news (:mod:`.protocol`) for the log, and *effects* for the front end
+(:class:`AskBot`: let this bot decide, then call back; :class:`Wait`: call
+:meth:`timer_done` after so many seconds; :class:`ShowTrick`...). The table screen is one
+front end; a network table or a test is another.
+
+A bot thinks while the finished trick is on show and during the pause before its card
+lands: the card lands when both are over (the longer of the two, not their sum).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, NamedTuple
+
+from ..driver import BotIncident, BotReplaced, Decision, DriverEvent, GameDriver, Request
+from ..engine import (
+    SEAT_NAMES,
+    Card,
+    CardPlayed,
+    DealEnded,
+    Game,
+    GameEnded,
+    IllegalPlay,
+    Phase,
+    PlayerView,
+    Trick,
+    TrickWon,
+)
+from .protocol import (
+    Action,
+    AskHint,
+    BotFailed,
+    DealBegun,
+    DealOver,
+    GameOver,
+    GoOn,
+    Hint,
+    MeterReading,
+    News,
+    PlayCard,
+    Played,
+    Quit,
+    Refused,
+    SeatReplaced,
+    SetMeter,
+    TableState,
+    TakenBack,
+    TrickTaken,
+    Undo,
+    table_state,
+)
+
+if TYPE_CHECKING:
+    from ..options import PlayOptions
+
+# Seconds a bot's card waits before it lands, and a finished trick stays in view, by speed.
+PAUSES: dict[str, tuple[float, float]] = {
+    "instant": (0.0, 0.0),
+    "fast": (0.15, 0.6),
+    "normal": (0.45, 1.3),
+    "slow": (0.9, 2.5),
+}
+
+# Seconds a card you are forced to play stays under the cursor before it is played for you.
+AUTO_PLAY_DELAY: dict[str, float] = {"instant": 0.3, "fast": 0.4, "normal": 0.7, "slow": 1.2}
+
+# What the session says when help is refused in a daily challenge.
+CHALLENGE_REFUSALS: dict[str, str] = {
+    "hint": "Hints are off in the daily challenge.",
+    "undo": "Undo is off in the daily challenge.",
+    "meter": "The clean-chance meter is off in the daily challenge.",
+}
+
+MeterKey = tuple[int, int, int]  # deal number, tricks done, undos: a position of the meter
+
+
+# --- effects: what the front end is asked to do ----------------------------------------------
+class AskBot(NamedTuple):
+    """Let the bot of ``request.seat`` decide (``driver.decide``, it may take a while: in a
+    thread), then call :meth:`GameSession.bot_decided` (or :meth:`GameSession.bot_lost`)."""
+
+    request: Request
+
+
+class Wait(NamedTuple):
+    """Call :meth:`GameSession.timer_done` with ``token`` after ``seconds``."""
+
+    seconds: float
+    token: tuple[str, int]
+
+
+class ShowTrick(NamedTuple):
+    """A finished trick is on show: for ``seconds`` (a :class:`Wait` follows), or until the
+    player goes on (``seconds`` None)."""
+
+    trick: Trick
+    seconds: float | None
+
+
+class ForcedSoon(NamedTuple):
+    """Your only legal card is about to be played for you (a :class:`Wait` follows)."""
+
+    card: Card
+
+
+class YourTurn(NamedTuple):
+    """It is the player's turn (``undone``: reached by taking cards back)."""
+
+    turn: int
+    undone: int = 0
+
+
+class FindHint(NamedTuple):
+    """Work out a hint for this view (in a thread), then call :meth:`GameSession.hint_found`."""
+
+    turn: int
+    view: PlayerView
+
+
+class EstimateMeter(NamedTuple):
+    """Estimate the chance to stay clean from this view (in a thread), then call
+    :meth:`GameSession.meter_estimated` with ``key``."""
+
+    key: MeterKey
+    view: PlayerView
+    seed: int
+
+
+class DealSummary(NamedTuple):
+    """The deal is over: show its summary, then send :class:`~.protocol.GoOn`."""
+
+
+class GameFinished(NamedTuple):
+    """The game is over (it has been handed to ``on_finished``: saved or waiting to be)."""
+
+
+class AssistedNow(NamedTuple):
+    """The game has just started to count as assisted, because of ``what``."""
+
+    what: str
+
+
+Effect = (AskBot | Wait | ShowTrick | ForcedSoon | YourTurn | FindHint | EstimateMeter
+          | DealSummary | GameFinished | AssistedNow)
+Out = News | Effect
+
+
+def meter_seed(game: Game, deal_number: int, tricks: int) -> int:
+    """The meter's seed for a position: the same game at the same trick gives the same
+    figure."""
+    return ((game.seed or 0) * 1009 + deal_number * 31 + tricks) % (2**31)
+
+
+def sure_to_take(view: PlayerView) -> bool:
+    """Whether every card the seat may play now takes the trick, whatever the hidden cards
+    are: each is of the suit led (or leads), beats the trick's cards, and (unless the seat
+    plays last) no higher card of its suit is still out."""
+    if not view.legal:
+        return False
+    led = view.led_suit
+    last = len(view.trick) == 3
+    out = view.unseen_mask
+    for card in view.legal:
+        if led is not None and card.suit != led:
+            return False
+        if any(c.suit == card.suit and c.rank > card.rank for c in view.trick):
+            return False
+        if not last and out & _higher_mask(card):
+            return False
+    return True
+
+
+def _higher_mask(card: Card) -> int:
+    """The cards of the same suit above ``card``, as a mask."""
+    top = (card.suit + 1) * 13  # the index after the suit's ace
+    return ((1 << top) - 1) & ~((1 << (card.index + 1)) - 1)
+
+
+def level_title(spec: str | None) -> str:
+    """How a seat's player is named on its seat: the level's title, a plugin's class name,
+    or "you"."""
+    from ..bots import LEVELS
+
+    if spec is None:
+        return "you"
+    level = LEVELS.get(spec)
+    return level.title if level else spec.rsplit(":", 1)[-1]
+
+
+class GameSession:
+    """The flow of one game for the person in seat 0 (see the module's docstring).
+
+    ``options`` give the pace (speed, the pause after a trick, auto-play) and whether the
+    meter starts on; ``save_problem`` says why the game is not saved, when it is not (the
+    keeper of games knows); ``on_finished`` is called once with the game at its end."""
+
+    def __init__(self, driver: GameDriver, options: PlayOptions, *,
+                 save_problem: Callable[[], str | None] = lambda: None,
+                 on_finished: Callable[[Game], object] | None = None,
+                 seat: int = 0) -> None:
+        self.driver = driver
+        self.options = options
+        self.seat = seat
+        self._save_problem = save_problem
+        self._on_finished = on_finished
+        self._watching = True  # the table is in front: cards may land
+        self._on_show: Trick | None = None  # a finished trick on show
+        self._show_waits = False  # ... until the player goes on (no timer)
+        self._show_token = 0
+        self._asked: Request | None = None  # the bot deciding (its answer is awaited)
+        self._answer: Decision | None = None  # a bot's answer waiting to land
+        self._land_due = False  # the pause before the awaited card is over
+        self._land_timer = False  # a Wait for that pause is out
+        self._forced_turn: int | None = None  # a forced card is timed for this turn
+        self._no_auto_turn = -1  # a turn reached by undo: its forced card waits for you
+        self._told_turn = -1  # the turn YourTurn was last said for
+        self._undone_now = 0  # cards the last undo took back (said with the next turn)
+        self._summary_out = False
+        self._finished = False
+        self._started = False
+        self._meter_on = bool(options.meter) and self.help_allowed
+        self._meter_key: MeterKey | None = None
+        self._meter: MeterReading | None = None
+
+    # --- what is where --------------------------------------------------------------------
+    @property
+    def game(self) -> Game:
+        return self.driver.game
+
+    @property
+    def turn(self) -> int:
+        return self.driver.turn
+
+    @property
+    def challenge(self) -> str | None:
+        """The date of the daily challenge this game is, or None."""
+        if self.options.challenge:
+            return self.options.challenge
+        info = self.game.challenge
+        date = info.get("date") if isinstance(info, dict) else None
+        return str(date) if date else None
+
+    @property
+    def help_allowed(self) -> bool:
+        """Hints, undo and the meter: never in a daily challenge."""
+        return self.challenge is None
+
+    @property
+    def meter_on(self) -> bool:
+        return self._meter_on
+
+    @property
+    def meter(self) -> MeterReading | None:
+        """The meter's figure for the position shown (None while it is worked out)."""
+        return self._meter
+
+    @property
+    def on_show(self) -> Trick | None:
+        return self._on_show
+
+    @property
+    def thinking(self) -> int | None:
+        """The seat whose bot is deciding the position shown, if any."""
+        asked = self._asked
+        if asked is None or asked.turn != self.driver.turn or self._on_show is not None:
+            return None
+        return asked.seat
+
+    @property
+    def pace(self) -> str:
+        """Where play stands (one of :data:`~.protocol.PACES`)."""
+        phase = self.driver.phase
+        if phase is Phase.GAME_OVER:
+            return "game_over"
+        if phase is Phase.DEAL_OVER and self._on_show is None:
+            return "deal_over"
+        if self._on_show is not None:
+            return "trick_on_show"
+        if self.driver.human_to_move():
+            return "forced" if self._forced_turn == self.driver.turn else "your_turn"
+        return "bot_waits"
+
+    def can_undo(self) -> bool:
+        return self.help_allowed and self.driver.plays_to_undo() > 0
+
+    def forced_card(self) -> Card | None:
+        """Your only legal card when auto-play is on and this turn was not reached by undo
+        (there the card waits for you, so another undo can go further back)."""
+        if not self.options.auto_play or self._no_auto_turn == self.driver.turn:
+            return None
+        if not self.driver.human_to_move():
+            return None
+        legal = self.game.deal.legal_mask()
+        return self.game.deal.legal_moves()[0] if legal & (legal - 1) == 0 else None
+
+    def state(self, seat: int | None = None) -> TableState:
+        """What ``seat`` (default: the session's) may see now."""
+        seat = self.seat if seat is None else seat
+        specs = [self.driver.spec_of(s) for s in range(4)]
+        forced = self.forced_card() if seat == self.seat else None
+        return table_state(
+            self.game, seat, turn=self.driver.turn, pace=self.pace,
+            names=SEAT_NAMES, levels=specs, thinking=self.thinking, on_show=self._on_show,
+            forced=forced if self._forced_turn == self.driver.turn else None,
+            help_allowed=self.help_allowed, can_undo=self.can_undo(),
+            meter_on=self._meter_on, save_problem=self._save_problem())
+
+    def help_used(self) -> str:
+        """The help the player had in this game, in words: "undo", "undo and hints"."""
+        kinds = (["undo"] if self.game.undone else []) + [
+            {"hint": "hints", "meter": "the meter"}.get(k, k) for k in self.game.assists]
+        return kinds[0] if len(kinds) == 1 else ", ".join(kinds[:-1]) + " and " + kinds[-1]
+
+    def deal_so_far(self) -> list[Out]:
+        """The deal being played, told again (a resumed game): each card with its forced
+        mark, the incidents that played cards for failed bots, each trick won."""
+        return [news for event in self.driver.deal_so_far()
+                for news in self._news(event, replay=True)]
+
+    # --- start --------------------------------------------------------------------------
+    def begin(self) -> list[Out]:
+        """Before the table's first frame: a meter on from the game's options makes the game
+        assisted (saved with its next save)."""
+        if self._meter_on and not self.game.assisted:
+            self.game.add_assist("meter")
+            return [AssistedNow("Clean-chance meter on")]
+        if self._meter_on:
+            self.game.add_assist("meter")
+        return []
+
+    def start(self) -> list[Out]:
+        """The table is drawn: save the deal that starts here (once), and play goes on."""
+        if not self._started:
+            self._started = True
+            if not self.game.deal.plays:
+                self.driver.save()
+        out: list[Out] = []
+        out.extend(self._meter_now())
+        out.extend(self._advance())
+        return out
+
+    @property
+    def play_options(self) -> PlayOptions:
+        """The options this game is saved with: as started, with the meter as it is now
+        (a resumed game keeps its meter; later games do not: they take setup's)."""
+        from dataclasses import replace
+
+        if self.options.meter == self._meter_on:
+            return self.options
+        return replace(self.options, meter=self._meter_on)
+
+    # --- what the player does -------------------------------------------------------------
+    def act(self, action: Action) -> list[Out]:
+        """A player's action: its news and effects, or a :class:`~.protocol.Refused`."""
+        if isinstance(action, PlayCard):
+            return self._play(action.card)
+        if isinstance(action, GoOn):
+            return self.go_on()
+        if isinstance(action, Undo):
+            return self._undo()
+        if isinstance(action, AskHint):
+            return self._hint()
+        if isinstance(action, SetMeter):
+            return self._set_meter(action.on)
+        if isinstance(action, Quit):
+            self.driver.save()
+            return []
+        raise TypeError(f"not an action: {action!r}")
+
+    def go_on(self) -> list[Out]:
+        """Put away the trick on show, or deal the next hand after a deal's summary."""
+        if self._on_show is not None:
+            return self._put_away()
+        if self.driver.phase is Phase.DEAL_OVER:
+            started = self.driver.next_deal()
+            self._summary_out = False
+            out: list[Out] = [DealBegun(started.deal_number, started.dealer)]
+            out.extend(self._meter_now())
+            out.extend(self._advance())
+            return out
+        return self._advance()
+
+    def _play(self, card: Card) -> list[Out]:
+        driver = self.driver
+        if driver.phase is not Phase.PLAYING:
+            return [Refused("play", "The deal is over.", card)]
+        if self._on_show is not None:
+            return self._put_away()
+        seat = driver.to_move
+        if seat is not None and not driver.is_human(seat):
+            return [Refused("play", f"Wait: it is {SEAT_NAMES[seat]}'s turn.", card)]
+        if not self._started:
+            self.start()
+        try:
+            events = driver.play(card)
+        except IllegalPlay as exc:
+            return [Refused("play", exc.reason, card, exc.led_suit)]
+        self._forced_turn = None
+        return self._after(events)
+
+    def _undo(self) -> list[Out]:
+        if not self.help_allowed:
+            return [Refused("undo", CHALLENGE_REFUSALS["undo"])]
+        driver = self.driver
+        plays = driver.plays_to_undo()
+        if plays == 0:
+            return [Refused("undo", "There is no card of yours to take back in this deal.")]
+        gone = self.game.deal.plays[-plays:]
+        self._on_show = None
+        self._show_waits = False
+        self._answer = None
+        self._forced_turn = None
+        was_assisted = self.game.assisted
+        driver.undo()
+        self._no_auto_turn = driver.turn
+        self._undone_now = len(gone)
+        out: list[Out] = [TakenBack(gone)]
+        if not was_assisted:
+            out.append(AssistedNow("Undo used"))
+        out.extend(self._meter_now())
+        out.extend(self._advance())
+        return out
+
+    def _hint(self) -> list[Out]:
+        if not self.help_allowed:
+            return [Refused("hint", CHALLENGE_REFUSALS["hint"])]
+        if not self.driver.human_to_move() or self._on_show is not None:
+            return [Refused("hint", "A hint is for your turn.")]
+        was_assisted = self.game.assisted
+        self.driver.add_assist("hint")
+        out: list[Out] = []
+        if not was_assisted:
+            out.append(AssistedNow("Hint used"))
+        out.append(FindHint(self.driver.turn, self.game.deal.view(self.seat)))
+        return out
+
+    def hint_found(self, turn: int, card: Card, reason: str) -> list[Out]:
+        """A hint worked out for ``turn``: dropped when the position is gone."""
+        if turn != self.driver.turn:
+            return []
+        return [Hint(turn, card, reason)]
+
+    def _set_meter(self, on: bool) -> list[Out]:
+        if not self.help_allowed:
+            return [Refused("meter", CHALLENGE_REFUSALS["meter"])]
+        self._meter_on = on
+        self._meter_key = None
+        self._meter = None
+        out: list[Out] = []
+        if on:
+            was_assisted = self.game.assisted
+            self.driver.add_assist("meter")
+            if not was_assisted:
+                out.append(AssistedNow("Clean-chance meter on"))
+            out.extend(self._meter_now())
+        return out
+
+    # --- the meter ----------------------------------------------------------------------
+    def _meter_now(self) -> list[Out]:
+        """The meter's figure for the position now: certain when it is (you have taken a
+        trick, the deal ended with you clean, every card you may play takes the trick), else
+        an estimate to work out (once per trick)."""
+        if not self._meter_on or not self._started:
+            return []
+        game = self.game
+        deal = game.deal
+        turn = self.driver.turn
+        if deal.taken[self.seat]:
+            self._meter = MeterReading(turn, 0.0, True)
+            return []
+        if deal.is_over:
+            self._meter = MeterReading(turn, 1.0, True)
+            return []
+        view = deal.view(self.seat)
+        if deal.to_move == self.seat and sure_to_take(view):
+            self._meter = MeterReading(turn, 0.0, True)
+            self._meter_key = None
+            return []
+        key: MeterKey = (game.deal_number, len(deal.tricks), len(game.undone))
+        if key == self._meter_key:
+            return []
+        self._meter_key = key
+        self._meter = None
+        return [EstimateMeter(key, view, meter_seed(game, key[0], key[1]))]
+
+    def meter_estimated(self, key: MeterKey, chance: float | None) -> list[Out]:
+        """The estimate for ``key``; dropped when the position is gone or the meter off."""
+        if not self._meter_on or key != self._meter_key:
+            return []
+        if chance is None:
+            self._meter_key = None  # tried again at the next position
+            return []
+        self._meter = MeterReading(self.driver.turn, min(max(chance, 0.0), 1.0), False)
+        return [self._meter]
+
+    # --- what the front end finished ----------------------------------------------------
+    def bot_decided(self, decision: Decision) -> list[Out]:
+        """A bot's answer: it lands once the pause before it and any trick on show are over
+        (an answer for a position that is gone is dropped, and the bot asked again)."""
+        asked, self._asked = self._asked, None
+        if asked is None or decision.turn != self.driver.turn:
+            return self._advance()
+        self._answer = decision
+        return self._advance()
+
+    def bot_lost(self, request: Request) -> list[Out]:
+        """The bot of ``request`` could not answer at all (its thread failed)."""
+        if self._asked == request:
+            self._asked = None
+        return []
+
+    def timer_done(self, token: tuple[str, int]) -> list[Out]:
+        """A :class:`Wait` is over."""
+        kind, number = token
+        if kind == "trick":
+            if number != self._show_token or self._on_show is None:
+                return []
+            return self._put_away()
+        if kind == "land":
+            if number != self.driver.turn:
+                return []
+            self._land_timer = False
+            self._land_due = True
+            return self._advance()
+        if kind == "forced":
+            if number != self.driver.turn or self._forced_turn != number:
+                return []
+            card = self.forced_card()
+            if card is None or not self._watching or self._on_show is not None:
+                self._forced_turn = None  # timed anew when the table is back in front
+                return []
+            return self._play(card)
+        return []
+
+    def set_watching(self, watching: bool) -> list[Out]:
+        """Whether the table is in front (not under another screen, not showing the last
+        trick): a bot's card lands and a forced card is played only while it is."""
+        self._watching = watching
+        return self._advance() if watching else []
+
+    # --- the flow -----------------------------------------------------------------------
+    def _after(self, events: Sequence[DriverEvent]) -> list[Out]:
+        out: list[Out] = []
+        for event in events:
+            out.extend(self._news(event))
+        out.extend(self._meter_now())
+        out.extend(self._advance())
+        return out
+
+    def _news(self, event: DriverEvent, *, replay: bool = False) -> list[Out]:
+        """An event of the driver as news (a trick won goes on show, unless told again)."""
+        if isinstance(event, CardPlayed):
+            plays = self.game.deals[event.deal_number - 1].plays
+            forced = any(p.forced for p in plays if p.card == event.card)
+            return [Played(event.seat, event.card, forced)]
+        if isinstance(event, TrickWon):
+            out: list[Out] = [TrickTaken(event.trick, event.first_trick_for_winner)]
+            if not replay:
+                out.extend(self._show(event.trick))
+            return out
+        if isinstance(event, DealEnded):
+            return [DealOver(event.deal_number, event.taken, event.points, event.early,
+                             event.totals)]
+        if isinstance(event, GameEnded):
+            return [GameOver(event.totals, event.losers)]
+        if isinstance(event, BotIncident):
+            return [BotFailed(event.seat, event.card, event.reason)]
+        if isinstance(event, BotReplaced):
+            return [SeatReplaced(event.seat, event.spec, event.substitute, event.reason)]
+        return []
+
+    def _show(self, trick: Trick) -> list[Out]:
+        """Keep a trick just won on the table: until the player goes on ("wait for a key"),
+        or for a moment by speed (not at all at ``instant``)."""
+        self._show_token += 1
+        if self.options.trick_pause == "key":
+            self._on_show, self._show_waits = trick, True
+            return [ShowTrick(trick, None)]
+        pause = PAUSES.get(self.options.speed, PAUSES["normal"])[1]
+        if pause <= 0:
+            return []
+        self._on_show, self._show_waits = trick, False
+        return [ShowTrick(trick, pause), Wait(pause, ("trick", self._show_token))]
+
+    def _put_away(self) -> list[Out]:
+        self._on_show = None
+        self._show_waits = False
+        return self._advance()
+
+    def _advance(self) -> list[Out]:
+        """Whatever comes next: ask a bot (it may think while a trick is on show), land its
+        card when its pause is over, time a forced card, show the deal's or game's end."""
+        driver = self.driver
+        out: list[Out] = []
+        phase = driver.phase
+        if phase is Phase.PLAYING and driver.bot_to_move() is not None:
+            out.extend(self._ask())
+        if not self._watching or self._on_show is not None:
+            return out
+        if phase is Phase.DEAL_OVER:
+            if not self._summary_out:
+                self._summary_out = True
+                out.append(DealSummary())
+            return out
+        if phase is Phase.GAME_OVER:
+            if not self._finished:
+                self._finished = True
+                if self._on_finished is not None:
+                    self._on_finished(self.game)
+                out.append(GameFinished())
+            return out
+        if driver.human_to_move():
+            turn = driver.turn
+            if self._told_turn != turn:
+                self._told_turn = turn
+                out.append(YourTurn(turn, self._undone_now))
+                self._undone_now = 0
+            card = self.forced_card()
+            if card is not None and self._forced_turn != turn:
+                self._forced_turn = turn
+                delay = AUTO_PLAY_DELAY.get(self.options.speed, AUTO_PLAY_DELAY["normal"])
+                out += [ForcedSoon(card), Wait(delay, ("forced", turn))]
+            return out
+        answer = self._answer
+        if answer is not None and answer.turn == driver.turn:
+            if not self._land_due and not self._land_timer:
+                out.extend(self._start_landing())
+            if self._land_due:
+                self._answer = None
+                events = driver.apply(answer)
+                if events is not None:
+                    self._land_due = False
+                    out.extend(self._after(events))
+        elif self._asked is not None and not self._land_due and not self._land_timer:
+            out.extend(self._start_landing())
+        return out
+
+    def _ask(self) -> list[Out]:
+        """Ask the bot to move, unless it is deciding already (or still answering a position
+        that is gone: it is asked again once that answer is in)."""
+        if self._asked is not None or (self._answer is not None
+                                       and self._answer.turn == self.driver.turn):
+            return []
+        request = self.driver.request()
+        if request is None:
+            return []
+        self._asked = request
+        self._answer = None
+        self._land_due = self._land_timer = False
+        out: list[Out] = [AskBot(request)]
+        if self._on_show is None and self._watching:
+            out.extend(self._start_landing())
+        return out
+
+    def _start_landing(self) -> list[Out]:
+        """The pause before the awaited bot's card lands starts now."""
+        pause = PAUSES.get(self.options.speed, PAUSES["normal"])[0]
+        if pause <= 0:
+            self._land_due = True
+            return []
+        self._land_timer = True
+        return [Wait(pause, ("land", self.driver.turn))]
+
+
+__all__ = [
+    "AUTO_PLAY_DELAY", "CHALLENGE_REFUSALS", "PAUSES", "AskBot", "AssistedNow",
+    "DealSummary", "Effect", "EstimateMeter", "FindHint", "ForcedSoon", "GameFinished",
+    "GameSession", "MeterKey", "Out", "ShowTrick", "Wait", "YourTurn", "level_title",
+    "meter_seed", "sure_to_take",
+]
