@@ -15,8 +15,10 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from .. import __version__
+from ..engine import Card
+from ..session import protocol as session
 from .keys import Invite
-from .protocol import JSON, PROTOCOL, encode, hello
+from .protocol import JSON, PROTOCOL, act, encode, hello, is_session
 
 
 class JoinError(Exception):
@@ -47,8 +49,9 @@ class TableClient:
         self.ws: ClientConnection | None = None
         self.seat: int | None = None
         self.owner = False
-        self.view: JSON | None = None
-        self.lobby: JSON | None = None
+        self.state: session.TableState | None = None
+        self.seats: JSON | None = None
+        self.record: JSON | None = None
         self.refusals: list[JSON] = []
         self._id = 0
 
@@ -78,7 +81,7 @@ class TableClient:
                                         seat=self.wanted_seat, protocol=self.protocol,
                                         app=self.app)))
         first = await self.receive(timeout)
-        if first is None:
+        if not isinstance(first, dict):
             raise JoinError("closed", "the table closed the connection")
         if first.get("type") == "error":
             raise JoinError(str(first.get("code")), str(first.get("reason")))
@@ -88,8 +91,10 @@ class TableClient:
         self.owner = bool(first.get("owner"))
         return first
 
-    async def receive(self, timeout: float | None = None) -> JSON | None:
-        """The next message (None when the connection has closed); keeps the newest view."""
+    async def receive(self, timeout: float | None = None) -> JSON | session.Message | None:
+        """The next message (None when the connection has closed): a session value (news,
+        or this seat's TableState, kept as ``state``) or one of the table's own messages, as
+        an object (the seats kept as ``seats``, the record at the end as ``record``)."""
         assert self.ws is not None
         try:
             raw = await asyncio.wait_for(self.ws.recv(), timeout)
@@ -99,11 +104,16 @@ class TableClient:
         if self.capture is not None:
             self.capture(text)
         message: JSON = json.loads(text)
+        if is_session(message):
+            value = session.from_json(text)
+            if isinstance(value, session.TableState):
+                self.state = value
+            return value
         kind = message.get("type")
-        if kind == "view":
-            self.view = message
-        elif kind == "lobby":
-            self.lobby = message
+        if kind in ("lobby", "seats"):
+            self.seats = message
+        elif kind == "record":
+            self.record = message.get("record")
         elif kind in ("refused", "error"):
             self.refusals.append(message)
         return message
@@ -115,14 +125,17 @@ class TableClient:
         await self.ws.send(encode({**message, "id": self._id}))
         return self._id
 
-    async def play(self, card: str, turn: int | None = None) -> int:
+    async def act(self, action: session.Action, turn: int | None = None) -> int:
+        """Send an action for the position ``turn`` (default: the newest state's)."""
         if turn is None:
-            assert self.view is not None
-            turn = int(self.view["turn"])
-        return await self.send({"type": "play", "card": card, "turn": turn})
+            turn = self.state.turn if self.state is not None else 0
+        return await self.send(act(action, turn))
 
-    async def ready(self) -> int:
-        return await self.send({"type": "ready"})
+    async def play(self, card: Card | str, turn: int | None = None) -> int:
+        return await self.act(session.PlayCard(Card.parse(card)), turn)
+
+    async def go_on(self) -> int:
+        return await self.act(session.GoOn())
 
     async def start(self) -> int:
         return await self.send({"type": "start"})
@@ -132,9 +145,8 @@ class TableClient:
             await self.ws.close()
 
     def my_turn(self) -> bool:
-        v = self.view
-        return v is not None and v.get("phase") == "playing" and v.get("to_move") == self.seat \
-            and bool(v.get("legal"))
+        state = self.state
+        return state is not None and state.pace == "your_turn" and bool(state.legal)
 
 
 def _why(exc: BaseException) -> str:
@@ -144,32 +156,29 @@ def _why(exc: BaseException) -> str:
 
 
 async def play_scripted(client: TableClient, rng: random.Random, *,
-                        on_turn: Callable[[JSON], object] | None = None,
                         max_messages: int = 100_000, timeout: float = 120.0,
                         think: Callable[[], Any] | None = None) -> JSON | None:
-    """Play random legal cards and ask for each next deal until the game is over; the last
-    view (with the record), or None when the connection closed first."""
+    """Play random legal cards and go on after each deal until the game is over; the game's
+    record, or None when the connection closed first."""
     answered = -1
-    readied = 0
+    went_on = 0
     for _ in range(max_messages):
         message = await client.receive(timeout)
         if message is None:
             return None
-        if message.get("type") != "view":
+        if client.record is not None:
+            return client.record
+        state = client.state
+        if not isinstance(message, session.TableState) or state is None:
             continue
-        view = message
-        if view.get("phase") == "game_over":
-            return view
-        if view.get("phase") == "deal_over" and readied < int(view["deal_number"]):
-            readied = int(view["deal_number"])
-            await client.ready()
-        if client.my_turn() and int(view["turn"]) > answered:
-            answered = int(view["turn"])
-            if on_turn is not None:
-                on_turn(view)
+        if state.pace == "deal_over" and went_on < state.deal_number:
+            went_on = state.deal_number
+            await client.go_on()
+        if client.my_turn() and state.turn > answered:
+            answered = state.turn
             if think is not None:
                 await think()
-            await client.play(rng.choice(view["legal"]), answered)
+            await client.play(rng.choice(state.legal), answered)
     raise RuntimeError("the game did not end within the messages allowed")
 
 

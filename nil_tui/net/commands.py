@@ -307,7 +307,8 @@ async def _seat(client: TableClient, *, auto: bool, home: Path | None,
     import random
     import sys
 
-    from .text import LineInput, describe_lobby, describe_view, out
+    from ..session import protocol as session
+    from .text import LineInput, describe_news, describe_seats, describe_state, out
 
     problem = await _connect(client, home, kept)
     if problem is not None:
@@ -316,15 +317,15 @@ async def _seat(client: TableClient, *, auto: bool, home: Path | None,
     print(f"You sit at {('South', 'West', 'North', 'East')[client.seat or 0]}.", flush=True)
     lines = None if auto else LineInput()
     rng = random.Random()
-    answered, readied = -1, 0
+    answered, went_on = -1, 0
     try:
-        for _attempt in range(10_000):
+        for _attempt in range(100_000):
             message = await _next(client, lines)
             if message is None:  # the connection is gone
-                if client.view is not None and client.view.get("phase") == "game_over":
+                if client.record is not None:
                     return 0
-                if client.ws is not None and client.ws.close_code == 4000:
-                    print("You joined this table from elsewhere.", flush=True)
+                if client.ws is not None and client.ws.close_code in (1000, 4000):
+                    print("You left the table (the same join brings you back).", flush=True)
                     return 0
                 if not await _rejoin(client, home):
                     print("nil-tui join: the table cannot be reached any more; run the same "
@@ -334,23 +335,31 @@ async def _seat(client: TableClient, *, auto: bool, home: Path | None,
             if isinstance(message, str):  # a line typed
                 await _typed(client, message)
                 continue
-            kind = message.get("type")
-            if kind == "lobby":
-                out(describe_lobby(message, client.owner))
-            elif kind == "view":
-                out(describe_view(message))
-                if message["phase"] == "game_over":
-                    _keep_record(home, message)
+            state = client.state
+            names = state.names if state is not None else ("South", "West", "North", "East")
+            if isinstance(message, dict):
+                kind = message.get("type")
+                if kind in ("lobby", "seats"):
+                    out(describe_seats(message, client.owner))
+                elif kind == "record":
+                    _keep_record(home, client.seat, message.get("record"))
                     return 0
-                if auto:
-                    if message["phase"] == "deal_over" and readied < message["deal_number"]:
-                        readied = int(message["deal_number"])
-                        await client.ready()
-                    if client.my_turn() and message["turn"] > answered:
-                        answered = int(message["turn"])
-                        await client.play(rng.choice(message["legal"]), answered)
-            elif kind == "refused":
-                print(f"Refused: {message.get('reason')}", flush=True)
+                elif kind == "refused":
+                    print(f"Refused: {message.get('reason')}", flush=True)
+                continue
+            if not isinstance(message, session.TableState):
+                text = describe_news(message, names)
+                if text:
+                    out([text])
+                continue
+            out(describe_state(message))
+            if auto:
+                if message.pace == "deal_over" and went_on < message.deal_number:
+                    went_on = message.deal_number
+                    await client.go_on()
+                if client.my_turn() and message.turn > answered:
+                    answered = message.turn
+                    await client.play(rng.choice(message.legal), answered)
         return 1
     finally:
         if lines is not None:
@@ -358,7 +367,9 @@ async def _seat(client: TableClient, *, auto: bool, home: Path | None,
         await client.close()
 
 
-async def _next(client: TableClient, lines: Any) -> JSON | str | None:
+async def _next(client: TableClient, lines: Any) -> Any:
+    """The next message from the table, or a line typed (text), or None: the connection
+    closed."""
     import asyncio
 
     if lines is None:
@@ -376,11 +387,11 @@ async def _next(client: TableClient, lines: Any) -> JSON | str | None:
 
 async def _typed(client: TableClient, line: str) -> None:
     word = line.strip().upper()
-    view = client.view
-    if word == "S" and view is None:
+    state = client.state
+    if word == "S" and state is None:
         await client.start()
-    elif view is not None and view.get("phase") == "deal_over" and word in ("", "R"):
-        await client.ready()
+    elif state is not None and state.pace == "deal_over" and word in ("", "R"):
+        await client.go_on()
     elif len(word) == 2:
         await client.play(word)
 
@@ -399,16 +410,15 @@ async def _rejoin(client: TableClient, home: Path | None) -> bool:
     return False
 
 
-def _keep_record(home: Path | None, view: JSON) -> None:
+def _keep_record(home: Path | None, seat: int | None, record: object) -> None:
     """Keep the game's record in the player's data folder."""
-    record = view.get("record")
     if home is None or not isinstance(record, dict):
         return
     import json
 
     folder = home / "records"
     folder.mkdir(parents=True, exist_ok=True)
-    name = f"table-{str(record.get('created', 'game')).replace(':', '')}-seat{view['seat']}.json"
+    name = f"table-{str(record.get('created', 'game')).replace(':', '')}-seat{seat}.json"
     (folder / name).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     print(f"The game's record: {folder / name}", flush=True)
 

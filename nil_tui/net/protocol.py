@@ -1,20 +1,22 @@
 """The shared table's protocol: JSON text messages over a WebSocket (docs/PROTOCOL.md).
 
-Every message is one JSON object with a ``type``. What a client may send is read here with
-every field checked (:func:`read_client`), so the table only ever sees well-formed requests;
-what the table sends a seat is built here from that seat's :class:`PlayerView` and public
-facts only (:func:`seat_view`), so no other seat's hidden card can reach it. Card codes are
-those of docs/RECORDS.md (``"QH"``, ``"TC"``).
+The game itself travels as the session's values (:mod:`nil_tui.session.protocol`): a seat is
+sent the news of what happened (``Played``, ``TrickTaken``...) and its ``TableState``, each as
+one message written by the session's ``to_json``, and sends its actions (``PlayCard``,
+``GoOn``) wrapped with the number of the message and of the position they answer. What only a
+table over a network needs (the hello with the invite, the seats and who is present,
+refusals, the record at the end) is written here, in lower-case types. What a client may send
+is read here with every field checked (:func:`read_hello`, :func:`read_request`), so the
+table only ever sees well-formed requests. Card codes are those of docs/RECORDS.md.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from typing import Any, NamedTuple, TypeGuard
 
 from .. import __version__
-from ..engine import Card, Deal, Game, Phase, PlayerView, Trick
+from ..session import protocol as session
 
 PROTOCOL = 1
 """The protocol version; a table refuses a client of another version, naming both."""
@@ -25,7 +27,7 @@ MAX_MESSAGE = 4096
 MAX_NAME = 24
 """The longest player name, in characters."""
 
-CLIENT_TYPES = frozenset({"hello", "play", "ready", "start", "ping"})
+CLIENT_TYPES = frozenset({"hello", "act", "start", "ping"})
 
 JSON = dict[str, Any]
 
@@ -60,12 +62,12 @@ class Hello(NamedTuple):
 
 
 class Request(NamedTuple):
-    """A message after the hello: ``play`` (with ``card`` and ``turn``), ``ready``,
+    """A message after the hello: ``act`` (a session action, with the ``turn`` it answers),
     ``start`` or ``ping``; ``id`` grows with every message of a connection."""
 
     type: str
     id: int
-    card: Card | None = None
+    action: session.Action | None = None
     turn: int | None = None
 
 
@@ -149,19 +151,22 @@ def read_request(raw: str | bytes) -> Request:
     if kind == "hello":
         raise Refusal("already_seated", "this connection has already said hello",
                       msg_id=msg_id)
-    if kind != "play":
+    if kind != "act":
         return Request(kind, msg_id)
-    card, turn = msg.get("card"), msg.get("turn")
-    if not isinstance(card, str) or len(card) != 2:
-        raise Refusal("malformed", "play needs card, a two-character card code", msg_id=msg_id)
-    try:
-        parsed = Card.parse(card)
-    except ValueError:
-        raise Refusal("malformed", f"{card!r} is not a card code", msg_id=msg_id) from None
+    action, turn = msg.get("action"), msg.get("turn")
     if not _is_int(turn):
-        raise Refusal("malformed", "play needs turn, the number of the position it answers",
+        raise Refusal("malformed", "act needs turn, the number of the position it answers",
                       msg_id=msg_id)
-    return Request("play", msg_id, parsed, turn)
+    if not isinstance(action, dict):
+        raise Refusal("malformed", "act needs action, a session action", msg_id=msg_id)
+    try:
+        value = session.from_json(json.dumps(action))
+    except session.ProtocolError as exc:
+        raise Refusal("malformed", f"action: {exc}", msg_id=msg_id) from None
+    if not isinstance(value, (session.PlayCard, session.Undo, session.AskHint,
+                              session.SetMeter, session.GoOn, session.Quit)):
+        raise Refusal("malformed", "action: not an action", msg_id=msg_id)
+    return Request("act", msg_id, value, turn)
 
 
 # --- what a client sends -----------------------------------------------------------------------
@@ -172,59 +177,17 @@ def hello(invite: str, *, key: str | None = None, name: str | None = None,
             "name": name, "seat": seat}
 
 
+def act(action: session.Action, turn: int) -> JSON:
+    """An action for the position ``turn`` (the client adds the ``id``)."""
+    return {"type": "act", "turn": turn, "action": json.loads(session.to_json(action))}
+
+
 # --- what the table sends ----------------------------------------------------------------------
-def cards(items: Sequence[Card]) -> list[str]:
-    return [str(c) for c in items]
+def is_session(message: JSON) -> bool:
+    """Whether a message from the table is one of the session's values."""
+    return "protocol" in message and message.get("type") in session.MESSAGES
 
 
-def trick_json(trick: Trick) -> JSON:
-    return {"leader": trick.leader, "cards": cards(trick.cards), "winner": trick.winner}
-
-
-def seat_view(view: PlayerView, *, turn: int, phase: Phase) -> JSON:
-    """The position as one seat may see it: its own hand (and its legal cards when it is to
-    play), and what everyone sees. Built from that seat's PlayerView alone."""
-    mine = view.to_move == view.seat and phase is Phase.PLAYING
-    return {
-        "seat": view.seat,
-        "turn": turn,
-        "phase": phase.value,
-        "deal_number": view.deal_number,
-        "deals_planned": view.deals_planned,
-        "dealer": view.dealer,
-        "leader": view.leader,
-        "to_move": view.to_move if phase is Phase.PLAYING else None,
-        "hand": cards(view.hand),
-        "legal": cards(view.legal) if mine else [],
-        "trick": cards(view.trick),
-        "tricks": [trick_json(t) for t in view.tricks],
-        "taken": list(view.taken),
-        "hand_sizes": list(view.hand_sizes),
-        "totals": list(view.totals),
-    }
-
-
-def dealt_hands(deal: Deal) -> list[list[str]] | None:
-    """The four hands as dealt, once the deal is over (as the deal summary shows them);
-    None before: a hand still being played is never told to another seat."""
-    if not deal.is_over:
-        return None
-    return [cards(deal.dealt_hand(s)) for s in range(4)]
-
-
-def game_view(game: Game, seat: int, turn: int) -> JSON:
-    """The ``view`` message body for one seat of a game."""
-    deal = game.deal
-    out = seat_view(deal.view(seat), turn=turn, phase=game.phase)
-    out["totals"] = list(game.totals)
-    out["dealt"] = dealt_hands(deal)
-    if deal.is_over:
-        out["points"] = list(deal.points)
-    if game.is_over:
-        out["losers"] = list(game.losers)
-    return out
-
-
-__all__ = ["MAX_MESSAGE", "PROTOCOL", "Hello", "Refusal", "Request", "clean_name", "decode",
-           "encode", "game_view", "hello", "read_hello", "read_request", "seat_view",
+__all__ = ["MAX_MESSAGE", "PROTOCOL", "Hello", "Refusal", "Request", "act", "clean_name",
+           "decode", "encode", "hello", "is_session", "read_hello", "read_request",
            "short_version"]

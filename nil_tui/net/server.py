@@ -53,12 +53,15 @@ class Connection:
         self.bytes_sent = 0
 
     def send(self, message: JSON) -> None:
+        self.send_text(encode(message))
+
+    def send_text(self, text: str) -> None:
         if self.closing:
             return
         if self.queue.full():
             self.close(4008, "you stopped reading the table: join again to come back")
             return
-        self.queue.put_nowait(encode(message))
+        self.queue.put_nowait(text)
 
     def close(self, code: int, reason: str) -> None:
         """Close after what is queued has been sent (at once, dropping it, when the client

@@ -10,7 +10,6 @@ in worker threads, so a slow bot never holds up the loop (other tables, other pl
 from __future__ import annotations
 
 import asyncio
-import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -34,8 +33,9 @@ from ..engine import (
     Phase,
     TrickWon,
 )
+from ..session import protocol as session
 from . import keys
-from .protocol import JSON, PROTOCOL, Hello, Refusal, Request, game_view, short_version
+from .protocol import JSON, PROTOCOL, Hello, Refusal, Request, encode, short_version
 
 if TYPE_CHECKING:
     from ..driver import Player
@@ -48,6 +48,9 @@ class Member(Protocol):
     """A connection seated at the table, as the table sees it."""
 
     def send(self, message: JSON) -> None: ...
+
+    def send_text(self, text: str) -> None:
+        """Send a message already written as JSON (the same news goes to every seat)."""
 
     def close(self, code: int, reason: str) -> None: ...
 
@@ -425,11 +428,21 @@ class Table:
         game, driver = self.game, self.driver
         if game is None or driver is None:
             raise Refusal("not_started", "the game has not started yet", msg_id=request.id)
-        if kind == "ready":
+        action = request.action
+        if isinstance(action, session.GoOn):
             self.seats[seat_number].ready = True
             self._poke()
             return
-        assert request.card is not None
+        if isinstance(action, session.Quit):
+            member = self.seats[seat_number].member
+            if member is not None:
+                member.close(1000, "you left the table: the same join brings you back")
+            return
+        if isinstance(action, session.Undo):
+            raise Refusal("no_help", "Undo is off at a shared table.", msg_id=request.id)
+        if not isinstance(action, session.PlayCard):
+            raise Refusal("no_help", "Hints and the meter are off at a shared table.",
+                          msg_id=request.id)
         if game.phase is not Phase.PLAYING:
             raise Refusal("no_play_due", "no card is to be played now (the deal is over)",
                           msg_id=request.id)
@@ -442,10 +455,10 @@ class Table:
             raise Refusal("not_your_turn", f"it is not your turn ({whose} to play)",
                           msg_id=request.id)
         try:
-            events = driver.play(request.card)
+            events = driver.play(action.card)
         except IllegalPlay as exc:
             self.stats.refusals += 1
-            raise Refusal("illegal", f"{request.card} cannot be played: {exc.reason}",
+            raise Refusal("illegal", f"{action.card} cannot be played: {exc.reason}",
                           msg_id=request.id) from None
         self.stats.cards += 1
         self._broadcast(list(events))
@@ -453,77 +466,96 @@ class Table:
 
     # --- telling the seats ------------------------------------------------------------------
     def _broadcast(self, events: list[DriverEvent], notices: list[JSON] | None = None) -> None:
-        told = [event_json(e) for e in events] + (notices or [])
+        """Tell every seat present what happened (the session's news, the same for all),
+        then its own state; and who is at the table, when that changed."""
         game = self.game
+        news = [session.to_json(n) for e in events if (n := self._news(e)) is not None]
         if game is not None and game.phase is Phase.DEAL_OVER and any(
                 isinstance(e, DealEnded) for e in events):
             self._deal_over_at = asyncio.get_running_loop().time()
             self._wake_at(self._deal_over_at + self.config.deal_pause)
-        seats = [s.public() for s in self.seats]
-        record = game.to_record() if game is not None and game.is_over else None
+        seats = self._seats_message(notices) if notices or game is None else None
+        record = encode({"type": "record", "record": game.to_record()}) \
+            if game is not None and game.is_over and not self._finished else None
         for seat in self.seats:
             member = seat.member
             if member is None:
                 continue
+            if seats is not None:
+                member.send(seats)
             if game is None:
-                member.send({"type": "lobby", "seats": seats, "events": told,
-                             "deals": self.config.deals})
                 continue
-            message = {"type": "view", **game_view(game, seat.number, self.turn),
-                       "seats": seats, "events": told}
-            if record is not None:
-                message["record"] = record
-            member.send(message)
+            for text in news:
+                member.send_text(text)
+            member.send_text(session.to_json(self.state_of(seat.number)))
             self.stats.views_sent += 1
+            if record is not None:
+                member.send_text(record)
         if game is not None and game.is_over and not self._finished:
             self._finished = True
             if self.on_game_over is not None:
                 self.on_game_over(game)
+
+    def _seats_message(self, notices: list[JSON] | None) -> JSON:
+        return {"type": "seats" if self.game is not None else "lobby",
+                "seats": [s.public() for s in self.seats], "events": notices or [],
+                "deals": self.config.deals}
+
+    def state_of(self, seat: int) -> session.TableState:
+        """What one seat may see now, as the session's value (from that seat's view)."""
+        game, driver = self.game, self.driver
+        assert game is not None and driver is not None
+        phase = game.phase
+        to_move = driver.to_move
+        if phase is Phase.GAME_OVER:
+            pace = "game_over"
+        elif phase is Phase.DEAL_OVER:
+            pace = "deal_over"
+        else:
+            pace = "your_turn" if to_move == seat else "bot_waits"
+        levels = [s.spec if s.kind == "bot" else (STAND_IN if s.stand_in else None)
+                  for s in self.seats]
+        thinking = to_move if to_move is not None and levels[to_move] is not None else None
+        return session.table_state(game, seat, turn=driver.turn, pace=pace,
+                                   names=[s.name for s in self.seats], levels=levels,
+                                   thinking=thinking, help_allowed=False)
+
+    def _news(self, event: DriverEvent) -> session.News | None:
+        """An event of the game as the session tells it (every card in it was played)."""
+        game = self.game
+        assert game is not None
+        if isinstance(event, CardPlayed):
+            plays = game.deals[event.deal_number - 1].plays
+            forced = any(p.forced for p in plays if p.card == event.card)
+            return session.Played(event.seat, event.card, forced)
+        if isinstance(event, TrickWon):
+            return session.TrickTaken(event.trick, event.first_trick_for_winner)
+        if isinstance(event, DealStarted):
+            return session.DealBegun(event.deal_number, event.dealer)
+        if isinstance(event, DealEnded):
+            return session.DealOver(event.deal_number, event.taken, event.points, event.early,
+                                    event.totals)
+        if isinstance(event, GameEnded):
+            return session.GameOver(event.totals, event.losers)
+        if isinstance(event, BotIncident):
+            return session.BotFailed(event.seat, event.card, event.reason)
+        if isinstance(event, BotReplaced):
+            return session.SeatReplaced(event.seat, event.spec, event.substitute,
+                                        event.reason)
+        return None
 
     def resend(self, seat_number: int) -> None:
         """Send one seat the whole position again (after it joined or came back)."""
         member = self.seats[seat_number].member
         if member is None:
             return
-        seats = [s.public() for s in self.seats]
+        member.send(self._seats_message(None))
         game = self.game
         if game is None:
-            member.send({"type": "lobby", "seats": seats, "events": [],
-                         "deals": self.config.deals})
             return
-        message = {"type": "view", **game_view(game, seat_number, self.turn), "seats": seats,
-                   "events": []}
+        member.send_text(session.to_json(self.state_of(seat_number)))
         if game.is_over:
-            message["record"] = game.to_record()
-        member.send(message)
-
-
-def event_json(event: DriverEvent) -> JSON:
-    """A public event as the protocol tells it (every card in it has been played)."""
-    if isinstance(event, CardPlayed):
-        return {"kind": "card", "deal": event.deal_number, "trick": event.trick_number,
-                "seat": event.seat, "card": str(event.card)}
-    if isinstance(event, TrickWon):
-        t = event.trick
-        return {"kind": "trick", "deal": event.deal_number, "trick": event.trick_number,
-                "leader": t.leader, "cards": [str(c) for c in t.cards], "winner": t.winner,
-                "first_for_winner": event.first_trick_for_winner}
-    if isinstance(event, DealEnded):
-        return {"kind": "deal_over", "deal": event.deal_number, "taken": list(event.taken),
-                "points": list(event.points), "early": event.early,
-                "totals": list(event.totals)}
-    if isinstance(event, GameEnded):
-        return {"kind": "game_over", "totals": list(event.totals),
-                "losers": list(event.losers)}
-    if isinstance(event, DealStarted):
-        return {"kind": "deal", "deal": event.deal_number, "dealer": event.dealer}
-    if isinstance(event, BotIncident):
-        return {"kind": "played_for", "seat": event.seat, "card": str(event.card),
-                "reason": event.reason}
-    if isinstance(event, BotReplaced):
-        return {"kind": "bot_replaced", "seat": event.seat, "bot": event.spec,
-                "substitute": event.substitute, "reason": event.reason}
-    raise TypeError(f"unknown event {event!r}")
+            member.send_text(encode({"type": "record", "record": game.to_record()}))
 
 
 def _app() -> str:
@@ -532,10 +564,4 @@ def _app() -> str:
     return __version__
 
 
-def random_legal(view: JSON, rng: random.Random) -> str | None:
-    """A scripted player's card: any legal one (tests and the benchmark)."""
-    legal = view.get("legal") or []
-    return rng.choice(legal) if legal else None
-
-
-__all__ = ["STAND_IN", "Member", "Seat", "Table", "TableConfig", "event_json"]
+__all__ = ["STAND_IN", "Member", "Seat", "Table", "TableConfig"]

@@ -1,41 +1,44 @@
 """A shared table in plain lines: what ``nil-tui join`` shows until the table screen draws a
-remote seat. It prints each position from the seat's view and reads card codes typed on
-standard input (``QH``, ``TC``; ``r`` or Enter after a deal for the next one)."""
+remote seat. It prints what happened and the seat's state, from the session's values the
+table sent, and reads card codes typed on standard input (``QH``, ``TC``; Enter after a deal
+for the next one)."""
 
 from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Callable
+from collections.abc import Sequence
 
 from ..engine import SEAT_NAMES
+from ..session import protocol as session
 from .protocol import JSON
 
 
-def _names(view: JSON) -> list[str]:
-    seats = view.get("seats") or []
-    return [str(s.get("name") or SEAT_NAMES[i]) for i, s in enumerate(seats)] or \
-        list(SEAT_NAMES)
-
-
-def describe_event(event: JSON, names: list[str]) -> str | None:
-    kind = event.get("kind")
-    who = names[event["seat"]] if isinstance(event.get("seat"), int) else ""
-    if kind == "card":
-        return f"{who} plays {event['card']}"
-    if kind == "trick":
-        return f"{names[event['winner']]} wins the trick"
-    if kind == "deal":
-        return f"Deal {event['deal']}: {names[event['dealer']]} deals"
-    if kind == "deal_over":
+def describe_news(news: session.Message, names: Sequence[str]) -> str | None:
+    if isinstance(news, session.Played):
+        return f"{names[news.seat]} plays {news.card}" + (" (forced)" if news.forced else "")
+    if isinstance(news, session.TrickTaken):
+        return f"{names[news.trick.winner]} wins the trick"
+    if isinstance(news, session.DealBegun):
+        return f"Deal {news.deal_number}: {names[news.dealer]} deals"
+    if isinstance(news, session.DealOver):
         return "Deal over: points " + ", ".join(
-            f"{names[s]} {p}" for s, p in enumerate(event["points"]))
-    if kind == "game_over":
-        losers = event.get("losers") or []
+            f"{names[s]} {p}" for s, p in enumerate(news.points))
+    if isinstance(news, session.GameOver):
+        losers = news.losers
         return "Game over: " + (", ".join(names[s] for s in losers) + " under the table"
                                 if losers else "a draw")
-    if kind == "played_for":
-        return f"({event['reason']}: {event['card']})"
+    if isinstance(news, session.BotFailed):
+        return f"({news.reason}: {news.card})"
+    if isinstance(news, session.SeatReplaced):
+        return f"({names[news.seat]}: {news.reason})"
+    return None
+
+
+def describe_notice(event: JSON, names: Sequence[str]) -> str | None:
+    kind = event.get("kind")
+    seat = event.get("seat")
+    who = names[seat] if isinstance(seat, int) and 0 <= seat <= 3 else ""
     if kind == "away":
         return f"{who} has left the table; it waits {event['wait']:g} s for them"
     if kind == "stand_in":
@@ -43,46 +46,47 @@ def describe_event(event: JSON, names: list[str]) -> str | None:
     if kind == "back":
         return f"{who} is back"
     if kind == "joined":
-        return f"{event.get('name', who)} sits down at {SEAT_NAMES[event['seat']]}"
+        return f"{event.get('name', who)} sits down at {SEAT_NAMES[seat or 0]}"
     if kind == "left":
-        return f"{SEAT_NAMES[event['seat']]} is free again"
+        return f"{SEAT_NAMES[seat or 0]} is free again"
     if kind == "started":
         return "The game starts"
     return None
 
 
-def describe_view(view: JSON) -> list[str]:
+def describe_state(state: session.TableState) -> list[str]:
     """The position in a few lines (only what the seat was sent)."""
-    names = _names(view)
-    seat = int(view["seat"])
-    lines = [text for e in view.get("events", []) if (text := describe_event(e, names))]
-    if view["phase"] == "playing":
-        leader = int(view["leader"])
-        trick = "  ".join(f"{names[(leader + k) & 3]} {c}" for k, c in enumerate(view["trick"]))
-        lines.append(f"Deal {view['deal_number']} of {view['deals_planned']} · trick: "
+    names = state.names
+    lines: list[str] = []
+    if state.pace in ("your_turn", "bot_waits"):
+        leader = state.leader
+        trick = "  ".join(f"{names[(leader + k) & 3]} {c}" for k, c in enumerate(state.trick))
+        lines.append(f"Deal {state.deal_number} of {state.deals_planned} · trick: "
                      f"{trick or '(none yet)'}")
         lines.append("Tricks taken: " + ", ".join(
-            f"{names[s]} {t}" for s, t in enumerate(view["taken"])))
-        lines.append("Your hand: " + " ".join(view["hand"]))
-        if view.get("to_move") == seat:
-            lines.append("Your turn. Legal: " + " ".join(view["legal"]) + "  > ")
-        elif view.get("to_move") is not None:
-            lines.append(f"{names[int(view['to_move'])]} to play")
-    elif view["phase"] == "deal_over":
+            f"{names[s]} {t}" for s, t in enumerate(state.taken)))
+        lines.append("Your hand: " + " ".join(str(c) for c in state.hand))
+        if state.pace == "your_turn":
+            lines.append("Your turn. Legal: " + " ".join(str(c) for c in state.legal) + "  > ")
+        elif state.to_move is not None:
+            lines.append(f"{names[state.to_move]} to play")
+    elif state.pace == "deal_over":
         lines.append("Totals: " + ", ".join(f"{names[s]} {t}"
-                                             for s, t in enumerate(view["totals"])))
-        lines.append("Press Enter (or r) for the next deal  > ")
+                                             for s, t in enumerate(state.totals)))
+        lines.append("Press Enter for the next deal  > ")
     return lines
 
 
-def describe_lobby(lobby: JSON, owner: bool) -> list[str]:
-    lines = [text for e in lobby.get("events", []) if (text := describe_event(
-        e, [str(s.get("name") or SEAT_NAMES[i]) for i, s in enumerate(lobby["seats"])]))]
-    for s in lobby["seats"]:
-        who = s["name"] if s["kind"] == "person" else "(empty: a bot will play)"
-        lines.append(f"  {SEAT_NAMES[s['seat']]:6} {who}")
-    if owner:
-        lines.append("Type s and Enter to start the game  > ")
+def describe_seats(message: JSON, owner: bool) -> list[str]:
+    seats = message.get("seats", [])
+    names = [str(s.get("name") or SEAT_NAMES[i]) for i, s in enumerate(seats)]
+    lines = [text for e in message.get("events", []) if (text := describe_notice(e, names))]
+    if message.get("type") == "lobby":
+        for s in seats:
+            who = s["name"] if s["kind"] == "person" else "(empty: a bot will play)"
+            lines.append(f"  {SEAT_NAMES[s['seat']]:6} {who}")
+        if owner:
+            lines.append("Type s and Enter to start the game  > ")
     return lines
 
 
@@ -112,11 +116,11 @@ class LineInput:
                 pass
 
 
-def out(lines: list[str], write: Callable[[str], object] = print) -> None:
+def out(lines: list[str]) -> None:
     for line in lines:
-        write(line)
+        print(line)
     if sys.stdout is not None:
         sys.stdout.flush()
 
 
-__all__ = ["LineInput", "describe_event", "describe_lobby", "describe_view"]
+__all__ = ["LineInput", "describe_news", "describe_seats", "describe_state"]

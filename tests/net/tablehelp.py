@@ -102,27 +102,57 @@ def plays_of(deal: dict[str, Any]) -> list[str]:
     return [c for trick in deal["tricks"] for c in trick["cards"]]
 
 
-def leaks(payload: bytes, seat: int, record: dict[str, Any]) -> list[str]:
-    """Cards in one message to ``seat`` that it may not see at that moment: any card of
-    another seat's hand that has not been played yet. A message is placed in the game by
-    its own deal number and number of cards played, which are checked against the record."""
-    found = [m.decode() for m in CARD.findall(payload)]
-    if not found:
-        return []
-    message = json.loads(payload)
-    if message.get("type") != "view":
-        return [f"{c} in a {message.get('type')} message" for c in found]
-    if message["phase"] != "playing":
-        return []  # the deal is over: its hands as dealt are shown to everyone
-    deal = record["deals"][message["deal_number"] - 1]
-    n = len(message["tricks"]) * 4 + len(message["trick"])
-    played = plays_of(deal)[:n]
-    sent_plays = [c for t in message["tricks"] for c in t["cards"]] + message["trick"]
-    problems = [] if sent_plays == played else [f"plays {sent_plays} are not the game's"]
-    allowed = set(deal["hands"][seat]) | set(played)
-    problems += [f"{c} (deal {message['deal_number']}, after {n} cards)"
-                 for c in found if c not in allowed]
-    return problems
+class LeakCheck:
+    """Reads the messages one seat was sent, in order, and lists every card in them that the
+    seat may not see at that moment: a card of another seat's hand not yet played. A state
+    is placed in the game by its deal number and its plays, which must be the game's; the
+    news before a state (what was just played) is checked against that state."""
+
+    def __init__(self, seat: int, record: dict[str, Any]) -> None:
+        self.seat = seat
+        self.record = record
+        self.waiting: list[tuple[str, list[str]]] = []  # news not yet placed
+        self.problems: list[str] = []
+
+    def feed(self, payload: bytes) -> None:
+        found = [m.decode() for m in CARD.findall(payload)]
+        message = json.loads(payload)
+        kind = message.get("type")
+        if kind == "TableState":
+            self._state(message, found)
+        elif kind == "record":
+            self.waiting = []  # the game is over: every hand is shown
+            if not self.record["finished"]:
+                self.problems.append("a record before the game is over")
+        elif found:
+            self.waiting.append((str(kind), found))
+
+    def _state(self, state: dict[str, Any], found: list[str]) -> None:
+        if state["pace"] in ("deal_over", "game_over"):
+            self.waiting = []
+            return  # the deal is over: its hands as dealt are shown to everyone
+        if state["seat"] != self.seat:
+            self.problems.append(f"a state of seat {state['seat']}")
+        deal = self.record["deals"][state["deal_number"] - 1]
+        plays = [p["card"] for p in state["plays"]]
+        if plays != plays_of(deal)[:len(plays)]:
+            self.problems.append(f"plays {plays} are not the game's")
+        allowed = set(deal["hands"][self.seat]) | set(plays)
+        for kind, cards in [*self.waiting, ("TableState", found)]:
+            self.problems += [f"{c} in {kind} (deal {state['deal_number']}, after "
+                              f"{len(plays)} cards)" for c in cards if c not in allowed]
+        self.waiting = []
+
+    def done(self) -> list[str]:
+        return self.problems + [f"{c} in {k}, never placed" for k, cs in self.waiting
+                                for c in cs]
+
+
+def leaks(frames: list[bytes], seat: int, record: dict[str, Any]) -> list[str]:
+    check = LeakCheck(seat, record)
+    for frame in frames:
+        check.feed(frame)
+    return check.done()
 
 
 def check_record(record: dict[str, Any]) -> Game:

@@ -37,6 +37,11 @@ async def closed(ws: ClientConnection, timeout: float = 5.0) -> bool:
     return False
 
 
+def kind(message: object) -> object:
+    """The type of one of the table's own messages (None for a session value)."""
+    return message.get("type") if isinstance(message, dict) else None
+
+
 def position(s: Any) -> Any:
     game = s.table.game
     return None if game is None else (game.to_record()["deals"], s.table.turn)
@@ -71,7 +76,7 @@ async def test_a_client_of_another_version_is_told_both_versions() -> None:
 @pytest.mark.parametrize(("first", "code"), [
     ("{not json", "malformed"),
     ("[1, 2]", "malformed"),
-    (json.dumps({"type": "play", "card": "2C", "turn": 0, "id": 1}), "hello_expected"),
+    (json.dumps({"type": "act", "turn": 0, "id": 1, "action": {}}), "hello_expected"),
     (json.dumps({"type": "shout"}), "unknown_type"),
     (json.dumps({"type": "hello", "protocol": "1", "app": "0.1.0"}), "not_invited"),
     (b"\xff\xfe binary", "malformed"),
@@ -129,7 +134,7 @@ async def test_oversized_floods_and_silence_are_cut_off_while_the_game_goes_on()
         for ws in idle:
             await ws.close()
         end = await asyncio.wait_for(game, 60)
-        assert end is not None and end["phase"] == "game_over"
+        assert end is not None and end["finished"]
         await player.close()
 
 
@@ -150,15 +155,15 @@ async def test_a_seated_client_cannot_play_out_of_turn_for_others_or_twice() -> 
                     except (asyncio.TimeoutError, TimeoutError):
                         pass
                 if other.my_turn():
-                    assert other.view is not None
-                    await other.play(other.view["legal"][0])
+                    assert other.state is not None
+                    await other.play(other.state.legal[0])
             raise AssertionError("A's turn never came")
 
         await pump_until(a, b)
-        assert a.view is not None and b.view is not None
-        turn = a.view["turn"]
+        assert a.state is not None and b.state is not None
+        turn = a.state.turn
         before = position(s)
-        hand = set(a.view["hand"])
+        hand = {str(c) for c in a.state.hand}
         not_held = next(c for c in [f"{r}{u}" for r in "23456789TJQKA" for u in "CDHS"]
                         if c not in hand)
         refused: list[dict[str, Any]] = []
@@ -167,18 +172,25 @@ async def test_a_seated_client_cannot_play_out_of_turn_for_others_or_twice() -> 
             await client.send(message)
             for _ in range(50):
                 got = await client.receive(5)
-                if got is not None and got["type"] in ("refused", "error"):
+                if kind(got) in ("refused", "error"):
                     refused.append(got)
                     return got
             raise AssertionError("no refusal came")
 
         # a card not in its hand, a card for another seat, out of turn, a stale position
-        assert (await refusal(a, {"type": "play", "card": not_held, "turn": turn}))["code"] \
-            == "illegal"
-        assert (await refusal(b, {"type": "play", "card": b.view["hand"][0], "turn": turn,
-                                  "seat": 0}))["code"] == "not_your_turn"
-        assert (await refusal(a, {"type": "play", "card": a.view["legal"][0],
-                                  "turn": turn - 1}))["code"] == "stale"
+        def play(card: object, turn: int, **extra: Any) -> dict[str, Any]:
+            return {"type": "act", "turn": turn,
+                    "action": {"protocol": 1, "type": "PlayCard", "card": str(card), **extra}}
+
+        assert (await refusal(a, play(not_held, turn)))["code"] == "illegal"
+        # the seat comes from the key: a seat named in the message is no field of an action
+        assert (await refusal(b, play(b.state.hand[0], turn, seat=0)))["code"] == "malformed"
+        assert (await refusal(b, play(b.state.hand[0], turn)))["code"] == "not_your_turn"
+        assert (await refusal(a, play(a.state.legal[0], turn - 1)))["code"] == "stale"
+        for helper in ("Undo", "AskHint"):
+            got = await refusal(a, {"type": "act", "turn": turn,
+                                    "action": {"protocol": 1, "type": helper}})
+            assert got["code"] == "no_help"
         assert (await refusal(a, {"type": "start"}))["code"] in ("not_owner", "started")
         assert (await refusal(a, {"type": "shout"}))["code"] == "unknown_type"
         # nothing changed, and no refusal names a card the client does not hold
@@ -188,15 +200,15 @@ async def test_a_seated_client_cannot_play_out_of_turn_for_others_or_twice() -> 
                 assert card.decode() in hand | {not_held}
         # a replayed message: the same id again is refused, the card is not played twice
         assert a.ws is not None
-        legal = a.view["legal"][0]
-        message = json.dumps({"type": "play", "card": legal, "turn": turn, "id": 1000})
+        legal = str(a.state.legal[0])
+        message = json.dumps({**play(legal, turn), "id": 1000})
         await a.ws.send(message)
         await a.ws.send(message)
         codes = []
         for _ in range(20):
             got = await a.receive(5)
             assert got is not None
-            if got["type"] == "refused":
+            if kind(got) == "refused":
                 codes.append(got["code"])
                 break
         assert codes == ["replayed"]
@@ -215,21 +227,29 @@ async def test_malformed_messages_after_the_hello_are_refused_and_the_seat_stays
         for bad, code in [("{oops", "malformed"), ('"text"', "malformed"),
                           ('{"type":"ping"}', "malformed"), ('{"type":"warp","id":3}',
                                                               "unknown_type"),
-                          ('{"type":"play","id":4,"card":"ZZ","turn":0}', "malformed"),
-                          ('{"type":"play","id":5,"card":"2C"}', "malformed"),
-                          ('{"type":"ready","id":6}', "not_started")]:
+                          ('{"type":"act","id":4,"turn":0,"action":{"protocol":1,'
+                           '"type":"PlayCard","card":"ZZ"}}', "malformed"),
+                          ('{"type":"act","id":5,"action":{"protocol":1,"type":"GoOn"}}',
+                           "malformed"),
+                          ('{"type":"act","id":6,"turn":0,"action":{"protocol":2,'
+                           '"type":"GoOn"}}', "malformed"),
+                          ('{"type":"act","id":7,"turn":0,"action":{"protocol":1,'
+                           '"type":"Played","seat":0,"card":"2C","forced":false}}',
+                           "malformed"),
+                          ('{"type":"act","id":8,"turn":0,"action":{"protocol":1,'
+                           '"type":"GoOn"}}', "not_started")]:
             await a.ws.send(bad)
             for _ in range(10):
                 got = await a.receive(5)
                 assert got is not None
-                if got["type"] == "refused":
+                if kind(got) == "refused":
                     assert got["code"] == code, bad
                     break
         await a.ws.send('{"type":"ping","id":99}')
         for _ in range(10):
             got = await a.receive(5)
             assert got is not None
-            if got["type"] == "pong":
+            if kind(got) == "pong":
                 break
         assert s.table.seats[0].member is not None and s.table.game is None
         await a.close()
@@ -253,12 +273,12 @@ async def test_a_flood_is_refused_then_closed_and_the_others_play_on() -> None:
             got = await flooder.receive(5)
             if got is None:
                 break
-            if got["type"] == "refused":
+            if kind(got) == "refused":
                 codes.append(got["code"])
         assert "rate" in codes
         assert flooder.ws.close_code == 1008
         s.table.config.away_timeout = 0.0  # a bot stands in for the flooder at once
         s.table._poke()
         end = await asyncio.wait_for(game, 60)
-        assert end is not None and end["phase"] == "game_over"
+        assert end is not None and end["finished"]
         await player.close()
