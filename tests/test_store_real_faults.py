@@ -311,3 +311,48 @@ def test_an_unknown_version_is_left_untouched_and_said(tmp_path: Path, version: 
         assert s.save_current(partial(6), EASY) is False
     assert (home / DB_NAME).read_bytes() == before and set_aside(home) == []
     assert not (home / "nil-tui.lock.1").exists()  # no slot left held by a failed opening
+
+
+# --- a table of another shape ----------------------------------------------------------------
+def reshape(home: Path, table: str, columns: str) -> None:
+    conn = sqlite3.connect(home / DB_NAME)
+    conn.execute(f"ALTER TABLE {table} RENAME TO old_{table}")
+    conn.execute(f"CREATE TABLE {table} ({columns})")
+    conn.execute(f"DROP TABLE old_{table}")
+    conn.execute(f"INSERT INTO {table} VALUES ({', '.join('?' * len(columns.split(',')))})",
+                 ("theirs",) * len(columns.split(",")))
+    conn.commit()
+    conn.close()
+
+
+def test_a_current_table_of_another_shape_is_set_aside_and_saving_works(
+        tmp_path: Path) -> None:
+    home = tmp_path / "data"
+    make_store(home, current=None)
+    reshape(home, "current", "slot, data")
+    with Store.open(home) as s:
+        (said,) = s.warnings
+        (kept,) = (p for p in home.iterdir() if p.name.startswith("set-aside-table-current-"))
+        assert said == (f"The data file's table 'current' was not the one this nil-tui writes, "
+                        f"so nothing could be saved in it: its rows were kept as {kept} and the "
+                        "table was made again.")
+        assert json.loads(kept.read_text())["rows"] == [{"slot": "theirs", "data": "theirs"}]
+        game = partial(7)
+        assert s.save_current(game, EASY) is True and s.problem is None
+        assert len(s.history()) == 1  # the rest of the file is kept as it was
+    assert found_the_game(resume(home))
+    with Store.open(home) as s:
+        assert s.warnings == [] and s.load_current() == (game, EASY)
+    assert not any("damaged" in p.name for p in home.iterdir())
+
+
+def test_a_statistics_table_of_another_shape_is_counted_again(tmp_path: Path) -> None:
+    home = tmp_path / "data"
+    make_store(home, current=None)
+    with Store.open(home) as s:
+        figures = s.stats()["overall"]
+    reshape(home, "stats", "difficulty")
+    with Store.open(home) as s:
+        assert s.stats()["overall"] == figures and len(s.warnings) == 1
+        assert s.finish_game(finished(9), EASY) is not None
+        assert s.stats()["overall"]["games"] == figures["games"] + 1

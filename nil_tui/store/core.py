@@ -68,7 +68,10 @@ from .schema import (
     count,
     create,
     migrate,
+    misshapen,
+    rebuild,
     summary_row,
+    table_rows,
     verify,
 )
 from .summaries import (
@@ -566,7 +569,9 @@ class Store:
         kind, why = probed
         path = base / DB_NAME
         if kind == "ready":
-            return cls(conn, base, warnings=warnings)
+            store = cls(conn, base, warnings=warnings)
+            store._rebuild_misshapen()
+            return store
         if kind == "busy":
             warnings.append(messages.LOCKED)
             store = cls(conn, base, warnings=warnings, ready=False)
@@ -615,6 +620,7 @@ class Store:
             if self._snapshot is not None:
                 self._snapshot.close()
                 self._snapshot = None
+            self._rebuild_misshapen()
             return True
         self._snapshot = None
         # Readable at last, but not usable as it is: fall back as opening would have.
@@ -625,6 +631,38 @@ class Store:
         self.records_dir, self._busy = fresh.records_dir, fresh._busy
         self._wait = -1.0  # a new connection: set its timeout at the next call
         return self._ready
+
+    def _rebuild_misshapen(self) -> None:
+        """A table of another shape than this version writes (``settings``, ``current``,
+        ``computed``, ``stats``) would make every write to it fail: its rows are kept in a
+        file beside the database and the table is made again."""
+        try:
+            tables = misshapen(self._conn)
+        except sqlite3.Error:
+            return
+        for table in tables:
+            try:
+                with self._tx() as conn:
+                    if table not in misshapen(conn):
+                        continue  # another instance made it again just now
+                    rows = [{k: keep_text(v) if isinstance(v, (str, bytes)) else v
+                             for k, v in row.items()} for row in table_rows(conn, table)]
+                    kept = self._keep_file(f"table-{table}", {
+                        "why": f"the table {table!r} is not the one this nil-tui writes",
+                        "table": table, "rows": rows})
+                    rebuild(conn, table)
+            except OSError as exc:
+                self._warnings.append(
+                    f"The data file's table {table!r} is not the one this nil-tui writes, so "
+                    f"what goes in it cannot be saved; it could not be copied to a file "
+                    f"({exc.strerror or exc}), so it was left as it is.")
+                continue
+            except sqlite3.Error:
+                continue  # tried again at the next opening
+            self._warnings.append(
+                f"The data file's table {table!r} was not the one this nil-tui writes, so "
+                f"nothing could be saved in it: its rows were kept as {kept} and the table "
+                "was made again.")
 
     def _adopt_left_behind(self) -> None:
         """A game saved by a second instance that is no longer running becomes the main saved

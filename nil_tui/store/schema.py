@@ -267,6 +267,59 @@ def verify(conn: sqlite3.Connection) -> int:
     return version
 
 
+REBUILDABLE = ("settings", "current", "computed", "stats")
+"""Tables that can be made again without losing anything: their rows are kept in a file first
+(``stats`` is counted again from the finished games)."""
+
+_SHAPES: dict[str, list[tuple[object, ...]]] = {}
+_CREATE: dict[str, str] = {}
+
+
+def _shape(conn: sqlite3.Connection, table: str) -> list[tuple[object, ...]]:
+    """A table's columns as SQLite describes them: name, type, not null, default, key."""
+    return [tuple(r[1:]) for r in conn.execute(f'PRAGMA table_info("{table}")')]
+
+
+def _reference() -> None:
+    if _SHAPES:
+        return
+    ref = sqlite3.connect(":memory:", isolation_level=None)
+    try:
+        create(ref)
+        for table in REBUILDABLE:
+            _SHAPES[table] = _shape(ref, table)
+            _CREATE[table] = ref.execute("SELECT sql FROM sqlite_master WHERE type = 'table' "
+                                         "AND name = ?", (table,)).fetchone()[0]
+    finally:
+        ref.close()
+
+
+def misshapen(conn: sqlite3.Connection) -> list[str]:
+    """The rebuildable tables of a store at our version whose columns are not the ones this
+    version writes (another program's table under the same name, an edit by hand): every
+    write to them would fail."""
+    _reference()
+    return [t for t in REBUILDABLE if _shape(conn, t) != _SHAPES[t]]
+
+
+def table_rows(conn: sqlite3.Connection, table: str) -> list[dict[str, object]]:
+    cursor = conn.execute(f'SELECT * FROM "{table}"')
+    names = [d[0] for d in cursor.description]
+    return [dict(zip(names, row)) for row in cursor.fetchall()]
+
+
+def rebuild(conn: sqlite3.Connection, table: str) -> None:
+    """Inside a transaction: make ``table`` again as this version writes it, empty (``stats``
+    counted again from the finished games)."""
+    _reference()
+    conn.execute(f'DROP TABLE "{table}"')
+    conn.execute(_CREATE[table])
+    if table == "stats":
+        conn.execute("INSERT INTO stats(difficulty, games, lost, deals, clean_deals, points) "
+                     "SELECT difficulty, COUNT(*), SUM(lost), SUM(deals), SUM(clean_deals), "
+                     "SUM(points) FROM games WHERE finished = 1 GROUP BY difficulty")
+
+
 def summary_row(summary: GameSummary) -> tuple[object, ...]:
     """The summary columns of a games row, in the order of ``GAME_SUMMARY_COLUMNS``."""
     return (seed_text(summary.seed), summary.difficulty, summary.opponents, summary.deals,
