@@ -260,3 +260,61 @@ def test_run_match_rejects_bad_arguments(kwargs: dict[str, Any], error: type) ->
     args.update(kwargs)
     with pytest.raises(error):
         run_match(**args)
+
+
+# --- every process of a match ends with it -----------------------------------------------------
+PLUGINS = Path(__file__).resolve().parent / "plugins"
+
+
+def _procs() -> Any:
+    import sys
+
+    if str(PLUGINS) not in sys.path:
+        sys.path.insert(0, str(PLUGINS))
+    import nil_procs
+
+    return nil_procs
+
+
+@pytest.mark.parametrize("plugins", [False, True], ids=["built-in", "plugins"])
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGKILL", "SIGINT"])
+def test_every_process_of_simulate_jobs_ends_with_it(tmp_path: Path, sig: str,
+                                                     plugins: bool) -> None:
+    """simulate --jobs 2, ended by a signal in the middle of the match: its workers (and their
+    plugins' processes) end with it, whatever the signal (Ctrl-C reaches the terminal's whole
+    process group; the plugins' processes are in sessions of their own)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    procs = _procs()
+    tag = procs.new_tag()
+    bots = "nil_hostile:Trivial,easy,nil_hostile:Trivial,easy" if plugins else "easy,easy,easy,easy"
+    env = dict(os.environ, NIL_TUI_HOME=str(tmp_path / "home"), PYTHONPATH=str(PLUGINS),
+               **{procs.TAG: tag})
+    expected = 1 + 2 + (2 * 2 * 2 if plugins else 0)  # simulate, workers, plugin hosts
+    simulate = subprocess.Popen(
+        [sys.executable, "-m", "nil_tui", "simulate", "--jobs", "2", "--games", "400",
+         "--deals", "8", "--seed", "1", "--bots", bots], env=env, start_new_session=True,
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        assert procs.wait_for(lambda: len(procs.tagged(tag)) >= expected, 60.0), \
+            procs.tagged(tag)
+        seen = procs.tagged(tag)
+        if sig == "SIGINT":
+            os.killpg(simulate.pid, signal.SIGINT)  # as a terminal does on Ctrl-C
+        else:
+            simulate.send_signal(getattr(signal, sig))
+        left = procs.all_gone(tag, seen, 10.0)
+        assert not left, f"still running 10 s after {sig}: {left}"
+        code = simulate.wait(10.0)
+        if sig == "SIGINT":
+            assert code == 130
+            assert simulate.stderr is not None
+            assert simulate.stderr.read().decode().strip().splitlines()[-1] == \
+                "nil-tui simulate: interrupted"
+    finally:
+        if simulate.poll() is None:
+            simulate.kill()
+            simulate.wait()
