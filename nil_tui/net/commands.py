@@ -104,8 +104,9 @@ def add_parsers(sub: Any) -> None:
                       help="the seat you ask for (S, W, N, E; default: the next free one)")
     join.add_argument("--cafile", default=None, metavar="FILE",
                       help="trust this certificate (a table with its own TLS certificate)")
-    join.add_argument("--auto", action="store_true",
-                      help="play random legal cards by itself (for testing a table)")
+    join.add_argument("--auto", type=seconds, nargs="?", const=0.0, default=None,
+                      metavar="SECONDS", help="play random legal cards by itself, after "
+                      "SECONDS each (default 0: at once), for testing a table")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -236,7 +237,7 @@ async def _host(args: argparse.Namespace) -> int:
             cafile_ctx.check_hostname = False
             cafile_ctx.verify_mode = ssl.CERT_NONE  # our own table, over this machine
         client = TableClient(local, key=owner.key, name=owner.name, tls=cafile_ctx)
-        return await _seat(client, auto=False, home=None)
+        return await _seat(client, auto=None, home=None)
     finally:
         await server.close()
         store.close()
@@ -301,9 +302,10 @@ async def _connect(client: TableClient, home: Path | None, kept: bool) -> str | 
     return None
 
 
-async def _seat(client: TableClient, *, auto: bool, home: Path | None,
+async def _seat(client: TableClient, *, auto: float | None, home: Path | None,
                 kept: bool = False) -> int:
     """Play a seat until the game is over, coming back after a lost connection."""
+    import asyncio
     import random
     import sys
 
@@ -315,7 +317,7 @@ async def _seat(client: TableClient, *, auto: bool, home: Path | None,
         print(f"nil-tui join: {problem}", file=sys.stderr)
         return 1
     print(f"You sit at {('South', 'West', 'North', 'East')[client.seat or 0]}.", flush=True)
-    lines = None if auto else LineInput()
+    lines = None if auto is not None else LineInput()
     rng = random.Random()
     answered, went_on = -1, 0
     try:
@@ -353,12 +355,14 @@ async def _seat(client: TableClient, *, auto: bool, home: Path | None,
                     out([text])
                 continue
             out(describe_state(message))
-            if auto:
+            if auto is not None:
                 if message.pace == "deal_over" and went_on < message.deal_number:
                     went_on = message.deal_number
                     await client.go_on()
                 if client.my_turn() and message.turn > answered:
                     answered = message.turn
+                    if auto:
+                        await asyncio.sleep(auto)
                     await client.play(rng.choice(message.legal), answered)
         return 1
     finally:

@@ -1,0 +1,96 @@
+"""Real ``nil-tui host`` and ``nil-tui join`` processes for the shared-table tests."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import select
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+INVITE = re.compile(r"nil-tui join (nils?://\S+)")
+
+
+def command(*args: str, prefix: Sequence[str] = ()) -> list[str]:
+    return [*prefix, sys.executable, "-m", "nil_tui", *args]
+
+
+def env_for(home: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env["NIL_TUI_HOME"] = str(home)
+    env["PYTHONUNBUFFERED"] = "1"
+    return env
+
+
+class Proc:
+    """A process whose output is read line by line, with a deadline on every wait."""
+
+    def __init__(self, args: list[str], home: Path, **kwargs: Any) -> None:
+        self.args = args
+        self.popen = subprocess.Popen(args, env=env_for(home), stdout=subprocess.PIPE,
+                                      stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                      **kwargs)
+        self.lines: list[str] = []
+        self._buffer = b""
+
+    def read_until(self, pattern: str | re.Pattern[str], timeout: float = 60.0) -> re.Match[str]:
+        """Read lines until one matches; AssertionError (with the output) at the deadline or
+        when the process ends first."""
+        regex = re.compile(pattern) if isinstance(pattern, str) else pattern
+        for line in self.lines:
+            found = regex.search(line)
+            if found:
+                return found
+        deadline = time.monotonic() + timeout
+        assert self.popen.stdout is not None
+        fd = self.popen.stdout.fileno()
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([fd], [], [], 0.2)
+            if not ready:
+                continue
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                break
+            self._buffer += chunk
+            *done, self._buffer = self._buffer.split(b"\n")
+            for raw in done:
+                line = raw.decode("utf-8", "replace")
+                self.lines.append(line)
+                found = regex.search(line)
+                if found:
+                    return found
+        raise AssertionError(f"{pattern!r} never came from {self.args}:\n" +
+                             "\n".join(self.lines[-40:]))
+
+    def count(self, pattern: str) -> int:
+        return sum(1 for line in self.lines if re.search(pattern, line))
+
+    def wait(self, timeout: float = 120.0) -> int:
+        """Read the rest of the output and wait for the end."""
+        try:
+            self.read_until(re.compile(r"(?!x)x"), timeout)  # nothing matches: read to EOF
+        except AssertionError:
+            pass
+        return self.popen.wait(timeout=5)
+
+    def kill(self, sig: int = signal.SIGKILL) -> None:
+        if self.popen.poll() is None:
+            self.popen.send_signal(sig)
+            if sig == signal.SIGKILL:
+                self.popen.wait(timeout=10)
+
+    def close(self) -> None:
+        self.kill()
+        if self.popen.stdout is not None:
+            self.popen.stdout.close()
+
+
+def records_in(home: Path) -> list[dict[str, Any]]:
+    return [json.loads(p.read_text(encoding="utf-8"))
+            for p in sorted((home / "records").glob("table-*.json"))]
