@@ -33,6 +33,7 @@ from .engine import (
     PlayerView,
     TrickWon,
 )
+from .textsafe import one_line
 
 if TYPE_CHECKING:
     from .engine import Deal
@@ -255,7 +256,7 @@ class GameDriver:
     def player_name(self, seat: int) -> str:
         """The name of the bot in a seat (opening it if need be)."""
         player, _ = self._player(seat)
-        return player.name
+        return one_line(player.name)  # a plugin's name is shown and written in records
 
     def open_bots(self) -> list[DriverEvent]:
         """Open every bot seat now (plugin processes start here rather than at their first
@@ -439,6 +440,7 @@ def short_text(exc: BaseException, limit: int = 200) -> str:
         text = f"{type(exc).__name__}: {exc}"
     except Exception:  # noqa: BLE001 - an exception whose __str__ raises
         text = type(exc).__name__
+    text = one_line(text)  # it may come from a plugin: nothing in it reaches a terminal
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 

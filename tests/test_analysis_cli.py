@@ -209,3 +209,49 @@ def test_workers_do_not_outlive_a_killed_command(tmp_path: Path) -> None:
     os.kill(proc.pid, signal.SIGKILL)
     proc.communicate(timeout=30)
     assert _gone(proc.pid, 5), _session(proc.pid)
+
+
+# --- control characters from a record never reach the terminal, in a real process ----------
+HOSTILE_NAMES = ["\x1b]0;title\x07", "\x1b[2J", "nul\x00here", "two\nlines"]
+CONTROL_BYTES = set(range(0x20)) - {0x0A} | {0x7F}
+
+
+def _hostile_record(tmp_path: Path, name: str) -> str:
+    """A game just dealt (nothing to analyse: quick) whose seats carry hostile names."""
+    game = Game(1, seed=8)
+    record = game.to_record()
+    for player in record["players"]:
+        player["name"] = name
+    path = tmp_path / "hostile.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize("name", HOSTILE_NAMES, ids=["osc-title", "clear", "nul", "newline"])
+@pytest.mark.parametrize("as_json", [False, True], ids=["table", "json"])
+def test_analyse_writes_no_control_byte_of_a_record(tmp_path: Path, name: str,
+                                                    as_json: bool) -> None:
+    path = _hostile_record(tmp_path, name)
+    argv = [sys.executable, "-m", "nil_tui", "analyse", path, "--seat", "W", "--jobs", "1"]
+    done = subprocess.run(argv + (["--json"] if as_json else []), capture_output=True,
+                          timeout=300, check=False, env={**os.environ, "PYTHONIOENCODING":
+                                                         "utf-8"})
+    assert done.returncode == 0, done.stderr.decode(errors="replace")
+    assert not set(done.stdout) & CONTROL_BYTES, done.stdout[:500]
+    assert not set(done.stderr) & CONTROL_BYTES
+    text = done.stdout.decode("utf-8")
+    escaped = name.encode("unicode_escape").decode("ascii")
+    if as_json:
+        assert json.loads(text)["player"] == escaped
+    else:
+        assert f"(West, {escaped})" in text.splitlines()[0]
+
+
+def test_a_file_name_with_control_characters_is_shown_escaped(tmp_path: Path) -> None:
+    path = str(tmp_path / "\x1b]0;title\x07\x1b[2J.json")
+    done = subprocess.run([sys.executable, "-m", "nil_tui", "analyse", path],
+                          capture_output=True, timeout=60, check=False)
+    assert done.returncode == 2
+    assert not set(done.stderr) & CONTROL_BYTES - {0x0A}
+    assert done.stderr.decode().count("\n") == 1
+    assert "\\x1b]0;title\\x07\\x1b[2J.json: no such file" in done.stderr.decode()

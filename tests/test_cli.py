@@ -206,3 +206,29 @@ def test_replay_and_analyse_read_records_through_one_reader(
     with pytest.raises(cli.UsageError):
         analysis_cli.load_game("x.jsonl", 3)
     assert asked == [("x.jsonl", 1), ("x.jsonl", 1), ("x.jsonl", 3)]
+
+
+HOSTILE = "\x1b]0;owned\x07\x1b[2J\x00a\nb"
+
+
+def test_a_bot_name_and_a_failure_as_the_driver_reports_them_are_terminal_safe() -> None:
+    """A bot's name (a plugin's, shown at the table and written in records) and a failure's
+    text (a plugin's exception) hold no character a terminal would obey."""
+    from nil_tui.driver import GameDriver, short_text
+    from nil_tui.engine import Game
+    from nil_tui.textsafe import UNSAFE
+
+    class Named:
+        name = HOSTILE
+
+        def decide(self, view: object, perfect: object = None) -> object:
+            raise AssertionError("not asked to play")
+
+        def close(self) -> None:
+            pass
+
+    players = [{"name": "S", "kind": "bot", "bot": "x"} for _ in range(4)]
+    with GameDriver(Game(1, 3, players=players), opener=lambda spec, seed: Named()) as d:
+        name = d.player_name(1)
+    assert name == "\\x1b]0;owned\\x07\\x1b[2J\\x00a\\nb"
+    assert not UNSAFE.search(short_text(RuntimeError(HOSTILE)))

@@ -389,3 +389,134 @@ def test_a_gigantic_seed_is_rejected_not_kept() -> None:
         Game.from_record(record)
     record["seed"] = 2**200
     assert Game.from_record(record).seed == 2**200
+
+
+# --- one strict format: card codes, texts, incidents, plays taken back, replaced bots -------
+def _with_incident() -> dict[str, Any]:
+    """A finished one-deal game with an incident in trick 2, a play taken back with its
+    incident in trick 3, and a bot replaced in West's seat."""
+    game = Game(1, seed=11)
+    while game.deal.trick_number < 2 or game.to_move != 1:
+        game.play(game.deal.legal_moves()[0])
+    card = game.deal.legal_moves()[0]
+    game.record_incident(1, card, "Easy took too long")
+    game.play(card)
+    while game.deal.trick_number < 3 or game.to_move != 2:
+        game.play(game.deal.legal_moves()[0])
+    card = game.deal.legal_moves()[0]
+    game.record_incident(2, card, "Normal failed")
+    game.play(card)
+    game.take_back(1)
+    game.players[1]["bot"] = "normal"
+    game.players[1]["replaced"] = [{"bot": "easy", "deal": 1, "trick": 2,
+                                    "reason": "it stopped"}]
+    while not game.is_over:
+        game.play(game.deal.legal_moves()[0])
+    record = through_json(game.to_record())
+    assert record["incidents"] and record["undone"][0]["incidents"]
+    return record
+
+
+def test_a_record_with_incidents_undo_and_a_replaced_bot_reads_back() -> None:
+    record = _with_incident()
+    game = Game.from_record(copy.deepcopy(record))
+    again = through_json(game.to_record())
+    for key in ("incidents", "undone", "players"):
+        assert again[key] == record[key]
+
+
+@pytest.mark.parametrize(("change", "where"), [
+    (lambda r: r["deals"][0]["hands"][0].__setitem__(0, r["deals"][0]["hands"][0][0].lower()),
+     "deals[0].hands[0][0]"),
+    (lambda r: r["deals"][0]["tricks"][0]["cards"].__setitem__(
+        0, r["deals"][0]["tricks"][0]["cards"][0][0] + r["deals"][0]["tricks"][0]["cards"][0][
+            1].lower()), "deals[0].tricks[0].cards[0]"),
+    (lambda r: r["cut"]["draws"][0].__setitem__(0, r["cut"]["draws"][0][0].lower()),
+     "cut.draws[0][0]"),
+    (lambda r: r["incidents"][0].__setitem__("card", r["incidents"][0]["card"].lower()),
+     "incidents[0].card"),
+    (lambda r: r["undone"][0]["cards"].__setitem__(0, r["undone"][0]["cards"][0].lower()),
+     "undone[0].cards[0]"),
+    (lambda r: r["deals"][0]["hands"][0].__setitem__(0, "10" + r["deals"][0]["hands"][0][0][1]),
+     "deals[0].hands[0][0]"),
+    (lambda r: r["incidents"].__setitem__(0, "oops"), "incidents[0]"),
+    (lambda r: r["incidents"][0].__setitem__("deal", 2), "incidents[0].deal"),
+    (lambda r: r["incidents"][0].__setitem__("deal", 0), "incidents[0].deal"),
+    (lambda r: r["incidents"][0].__setitem__("trick", 14), "incidents[0].trick"),
+    (lambda r: r["incidents"][0].__setitem__("trick", r["incidents"][0]["trick"] + 1),
+     "incidents[0]"),
+    (lambda r: r["incidents"][0].__setitem__("seat", (r["incidents"][0]["seat"] + 1) % 4),
+     "incidents[0]"),
+    (lambda r: r["incidents"][0].__setitem__("seat", True), "incidents[0].seat"),
+    (lambda r: r["incidents"][0].pop("reason"), "incidents[0].reason"),
+    (lambda r: r["incidents"][0].__setitem__("reason", ["x"]), "incidents[0].reason"),
+    (lambda r: r.__setitem__("incidents", {}), "incidents"),
+    (lambda r: r["undone"][0].__setitem__("deal", 3), "undone[0].deal"),
+    (lambda r: r["undone"][0].__setitem__("trick", "3"), "undone[0].trick"),
+    (lambda r: r["undone"][0].__setitem__("cards", []), "undone[0].cards"),
+    (lambda r: r["undone"][0].__setitem__("cards", ["2C", "2C"]), "undone[0].cards"),
+    (lambda r: r["undone"][0]["incidents"][0].__setitem__("card", "XX"),
+     "undone[0].incidents[0].card"),
+    (lambda r: r["undone"][0].__setitem__("incidents", "none"), "undone[0].incidents"),
+    (lambda r: r.__setitem__("undone", [1]), "undone[0]"),
+    (lambda r: r["players"][1]["replaced"][0].__setitem__("deal", 2),
+     "players[1].replaced[0].deal"),
+    (lambda r: r["players"][1]["replaced"][0].__setitem__("trick", 0),
+     "players[1].replaced[0].trick"),
+    (lambda r: r["players"][1]["replaced"][0].pop("bot"), "players[1].replaced[0].bot"),
+    (lambda r: r["players"][1]["replaced"][0].__setitem__("reason", None),
+     "players[1].replaced[0].reason"),
+    (lambda r: r["players"][1].__setitem__("replaced", {"bot": "x"}), "players[1].replaced"),
+    (lambda r: r["players"][1].__setitem__("kind", "alien"), "players[1].kind"),
+    (lambda r: r["players"][1].pop("kind"), "players[1].kind"),
+    (lambda r: r["players"][1].__setitem__("bot", 7), "players[1].bot"),
+    (lambda r: r["players"][2].__setitem__("name", 7), "players[2].name"),
+    (lambda r: r["players"][2].__setitem__("name", "x" * 1001), "players[2].name"),
+], ids=lambda x: x if isinstance(x, str) else "")
+def test_a_record_outside_the_one_format_is_refused(change: Callable[[dict[str, Any]], Any],
+                                                    where: str) -> None:
+    """RECORDS.md: card codes are a capital rank then a capital suit, and the incidents, the
+    plays taken back and the replaced bots are checked like every other field."""
+    record = _with_incident()
+    change(record)
+    with pytest.raises(RecordError) as info:
+        Game.from_record(record)
+    assert info.value.where == where, str(info.value)
+
+
+HOSTILE = "\x1b]0;owned\x07\x1b[2J\x00a\nb\r\u202ec\x9b\ud800"
+
+
+def test_control_characters_in_a_record_are_read_as_their_escapes() -> None:
+    """A name, a bot, a reason: nothing read from a record holds a character a terminal obeys;
+    each is read as its escape, so the game is kept and shown as text."""
+    from nil_tui.engine.records import CONTROL
+
+    record = _with_incident()
+    record["players"][1]["name"] = HOSTILE
+    record["players"][1]["bot"] = HOSTILE
+    record["players"][1]["replaced"][0]["reason"] = HOSTILE
+    record["players"][1]["replaced"][0]["bot"] = HOSTILE
+    record["incidents"][0]["reason"] = HOSTILE
+    record["undone"][0]["incidents"][0]["reason"] = HOSTILE
+    game = Game.from_record(record)
+    texts = json.dumps(game.to_record(), ensure_ascii=False)
+    assert not CONTROL.search(json.loads(texts)["players"][1]["name"])
+    assert game.names[1] == "\\x1b]0;owned\\x07\\x1b[2J\\x00a\\nb\\r\\u202ec\\x9b\\ud800"
+    for text in (game.players[1]["bot"], game.players[1]["replaced"][0]["reason"],
+                 game.players[1]["replaced"][0]["bot"], game.incidents[0]["reason"],
+                 game.undone[0]["incidents"][0]["reason"]):
+        assert text == game.names[1]
+    # Read again, the escaped text stays as it is.
+    assert Game.from_record(through_json(game.to_record())).names[1] == game.names[1]
+
+
+def test_the_reader_and_the_terminal_output_escape_the_same_characters() -> None:
+    from nil_tui.engine.records import CONTROL
+    from nil_tui.textsafe import UNSAFE, one_line
+
+    assert CONTROL.pattern == UNSAFE.pattern
+    every = "".join(chr(c) for c in range(0x3000))
+    assert {ch for ch in every if CONTROL.fullmatch(ch)} == {
+        ch for ch in every if UNSAFE.fullmatch(ch)}
+    assert not UNSAFE.search(one_line(every))

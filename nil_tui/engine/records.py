@@ -8,7 +8,7 @@ import re
 import reprlib
 from typing import Any, NamedTuple
 
-from .cards import Card
+from .cards import DECK, Card
 from .deal import Deal, IllegalPlay
 from .game import MAX_DEALS, Cut, Game
 
@@ -125,13 +125,54 @@ def _seat(value: Any, where: str) -> int:
     return int(value)
 
 
+_CODES = {str(c): c for c in DECK}  # the one spelling of each card: "QS", "TD", "2C"
+
+
 def _card(value: Any, where: str) -> Card:
     if not isinstance(value, str) or len(value) != 2:
         raise RecordError(where, f"expected a two-character card code, got {_show(value)}")
-    try:
-        return Card.parse(value)
-    except ValueError:
-        raise RecordError(where, f"{_show(value)} is not a card code") from None
+    card = _CODES.get(value)
+    if card is None:
+        raise RecordError(where, f"{_show(value)} is not a card code (a rank from "
+                          "23456789TJQKA, then a suit from CDHS, in capitals)")
+    return card
+
+
+# Characters a terminal would obey (ESC, BEL, CR, newline, NUL...), turn the direction of
+# text, or cannot write (lone surrogates): a text read from a record holds none of them, each
+# is read as its escape ("\x1b"). The same class as ``nil_tui.textsafe.UNSAFE`` (a test keeps
+# the two equal); the engine imports nothing outside itself.
+CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e"
+                     "\u2066-\u2069\ud800-\udfff]")
+_SHORT_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+TEXT_LIMIT = 1000  # characters of a name, a bot or a reason in a record
+
+
+def _escape(match: re.Match[str]) -> str:
+    ch = match.group()
+    code = ord(ch)
+    return _SHORT_ESCAPES.get(ch) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+
+
+def escape_controls(text: str) -> str:
+    """``text`` with each character of ``CONTROL`` written as its escape."""
+    return CONTROL.sub(_escape, text)
+
+
+def _text(value: Any, where: str) -> str:
+    """A text of a record (a name, a bot, a reason), its control characters escaped."""
+    if not isinstance(value, str):
+        raise RecordError(where, f"expected text, got {_show(value)}")
+    if len(value) > TEXT_LIMIT:
+        raise RecordError(where, f"expected at most {TEXT_LIMIT} characters, got "
+                          f"{len(value):,}")
+    return escape_controls(value)
+
+
+def _whole(value: Any, where: str, low: int, high: int) -> int:
+    if not _is_int(value) or not low <= value <= high:
+        raise RecordError(where, f"expected a whole number {low}..{high}, got {_show(value)}")
+    return int(value)
 
 
 def _list(value: Any, where: str, length: int | None = None) -> list[Any]:
@@ -203,14 +244,46 @@ def _read_header(record: Any) -> _Header:
     if seed is not None and not (_is_int(seed) and -_SEED_LIMIT < seed < _SEED_LIMIT):
         raise RecordError("seed", f"expected a whole number of at most {_SEED_DIGITS} digits "
                           f"or null, got {_show(seed)}")
-    players = _list(record.get("players"), "players", 4)
-    for s, p in enumerate(players):
-        if not isinstance(p, dict) or not isinstance(p.get("name"), str):
-            raise RecordError(f"players[{s}]", "expected an object with a name")
+    players = [_read_player(p, s) for s, p in enumerate(
+        _list(record.get("players"), "players", 4))]
     finished = record.get("finished")
     if not isinstance(finished, bool):
         raise RecordError("finished", f"expected true or false, got {_show(finished)}")
-    return _Header(planned, seed, [dict(p) for p in players], finished)
+    return _Header(planned, seed, players, finished)
+
+
+KINDS = ("human", "bot")
+
+
+def _read_player(value: Any, s: int) -> dict[str, Any]:
+    """``players[s]``: a name, a kind, the bot's spec (a bot's, optional) and the bots that
+    were replaced in that seat (optional); other fields are kept as they are."""
+    where = f"players[{s}]"
+    if not isinstance(value, dict) or "name" not in value:
+        raise RecordError(where, "expected an object with a name")
+    player = dict(value)
+    player["name"] = _text(value["name"], f"{where}.name")
+    if value.get("kind") not in KINDS:
+        raise RecordError(f"{where}.kind", f"expected one of {', '.join(KINDS)}, got "
+                          f"{_show(value.get('kind'))}")
+    if "bot" in value:
+        player["bot"] = _text(value["bot"], f"{where}.bot")
+    if "replaced" in value:
+        player["replaced"] = [_read_replaced(r, f"{where}.replaced[{k}]") for k, r in
+                              enumerate(_list(value["replaced"], f"{where}.replaced"))]
+    return player
+
+
+def _read_replaced(value: Any, where: str) -> dict[str, Any]:
+    """One bot that left a seat: ``{"bot", "deal", "trick", "reason"}``; the deal is checked
+    against the deals once they are read."""
+    obj = _object(value, where)
+    out = dict(obj)
+    out["bot"] = _text(obj.get("bot"), f"{where}.bot")
+    out["deal"] = _whole(obj.get("deal"), f"{where}.deal", 1, MAX_DEALS)
+    out["trick"] = _whole(obj.get("trick"), f"{where}.trick", 1, 14)
+    out["reason"] = _text(obj.get("reason"), f"{where}.reason")
+    return out
 
 
 def _read_draw(row: Any, r: int, drawing: set[int]) -> tuple[Card | None, ...]:
@@ -266,12 +339,74 @@ def _read_deal_list(record: dict[str, Any], planned: int) -> list[Any]:
     return deals
 
 
-def _read_objects(value: Any, field: str) -> list[dict[str, Any]]:
-    """An optional list of objects (incidents, plays taken back)."""
-    items = [] if value is None else _list(value, field)
+def _played_by(deal: Deal, trick: int, card: Card) -> int | None:
+    """The seat that played ``card`` in trick ``trick`` (1-based) of ``deal``, or None."""
+    if trick <= len(deal.tricks):
+        t = deal.tricks[trick - 1]
+        leader, cards = t.leader, t.cards
+    elif trick == len(deal.tricks) + 1:
+        leader, cards = deal.leader, deal.trick
+    else:
+        return None
+    return (leader + cards.index(card)) & 3 if card in cards else None
+
+
+def _read_incident(value: Any, where: str, deals: list[Deal],
+                   standing: bool) -> dict[str, Any]:
+    """A card played for a failed bot: ``{"deal", "trick", "seat", "card", "reason"}``.
+    ``standing``: the card is still in the deal's tricks, played by that seat in that trick
+    (an incident of a play taken back is kept under ``undone``, and its card is not)."""
+    obj = _object(value, where)
+    out = dict(obj)
+    number = _whole(obj.get("deal"), f"{where}.deal", 1, len(deals))
+    trick = _whole(obj.get("trick"), f"{where}.trick", 1, 13)
+    seat = _seat(obj.get("seat"), f"{where}.seat")
+    card = _card(obj.get("card"), f"{where}.card")
+    out["reason"] = _text(obj.get("reason"), f"{where}.reason")
+    if standing and _played_by(deals[number - 1], trick, card) != seat:
+        raise RecordError(where, f"seat {seat} did not play {card} in trick {trick} of "
+                          f"deal {number}")
+    out.update(deal=number, trick=trick, seat=seat, card=str(card))
+    return out
+
+
+def _read_incidents(value: Any, deals: list[Deal]) -> list[dict[str, Any]]:
+    items = [] if value is None else _list(value, "incidents")
+    return [_read_incident(item, f"incidents[{k}]", deals, True)
+            for k, item in enumerate(items)]
+
+
+def _read_undone(value: Any, deals: list[Deal]) -> list[dict[str, Any]]:
+    """Plays taken back: ``{"deal", "trick", "cards", "incidents"}`` each, in order."""
+    items = [] if value is None else _list(value, "undone")
+    out = []
     for k, item in enumerate(items):
-        _object(item, f"{field}[{k}]")
-    return [dict(i) for i in items]
+        where = f"undone[{k}]"
+        obj = _object(item, where)
+        entry = dict(obj)
+        entry["deal"] = _whole(obj.get("deal"), f"{where}.deal", 1, len(deals))
+        entry["trick"] = _whole(obj.get("trick"), f"{where}.trick", 1, 13)
+        codes = _list(obj.get("cards"), f"{where}.cards")
+        if not 1 <= len(codes) <= 52:
+            raise RecordError(f"{where}.cards", f"expected 1 to 52 cards, got {len(codes)}")
+        cards = [_card(c, f"{where}.cards[{j}]") for j, c in enumerate(codes)]
+        if len(set(cards)) != len(cards):
+            raise RecordError(f"{where}.cards", "the same card is taken back twice")
+        entry["cards"] = [str(c) for c in cards]
+        if "incidents" in obj:
+            entry["incidents"] = [
+                _read_incident(i, f"{where}.incidents[{j}]", deals, False)
+                for j, i in enumerate(_list(obj["incidents"], f"{where}.incidents"))]
+        out.append(entry)
+    return out
+
+
+def _check_replaced(players: list[dict[str, Any]], deals: list[Deal]) -> None:
+    for s, player in enumerate(players):
+        for k, entry in enumerate(player.get("replaced", ())):
+            if entry["deal"] > len(deals):
+                raise RecordError(f"players[{s}].replaced[{k}].deal", f"expected a whole "
+                                  f"number 1..{len(deals)}, got {entry['deal']}")
 
 
 def _read_hands(value: Any, where: str) -> list[list[Card]]:
@@ -381,13 +516,14 @@ def from_record(record: Any) -> Game:
     value = record.get("cut")
     cut = None if value is None else _read_cut(value)
     raw = _read_deal_list(record, head.planned)
-    incidents = _read_objects(record.get("incidents"), "incidents")
-    undone = _read_objects(record.get("undone"), "undone")
     first = cut.dealer if cut else _seat(
         raw[0].get("dealer") if isinstance(raw[0], dict) else None, "deals[0].dealer")
     last = len(raw) - 1
     deals = [_read_deal(d, i, (first + i) & 3, i == last and not head.finished)
              for i, d in enumerate(raw)]
+    incidents = _read_incidents(record.get("incidents"), deals)
+    undone = _read_undone(record.get("undone"), deals)
+    _check_replaced(head.players, deals)
     try:
         game = Game.from_parts(deals_planned=head.planned, seed=head.seed,
                                players=head.players, cut=cut, first_dealer=first, deals=deals,
