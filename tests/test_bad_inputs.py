@@ -59,6 +59,22 @@ ROWS: list[tuple[list[str], int, str]] = [
     (["replay", "{tmp}/infinity.json"], 2, "a record must be a JSON object"),
     (["replay", "{tmp}/header-only.json"], 2, "not a valid game record"),
     (["replay", "{tmp}/bad-card.json"], 2, "not a valid game record"),
+    # records: one strict format (docs/RECORDS.md)
+    (["replay", "{tmp}/lower-card.json"], 2, "game record: deals[0].hands[0][0]: '"),
+    (["analyse", "{tmp}/lower-card.json"], 2, "game record: deals[0].hands[0][0]: '"),
+    (["replay", "{tmp}/ten-card.json"], 2, "deals[0].hands[0][0]: expected a two-character"),
+    (["replay", "{tmp}/incident-elsewhere.json"], 2, "incidents[0]: seat 0 did not play 3C"),
+    (["replay", "{tmp}/incident-deal.json"], 2, "incidents[0].deal: expected a whole number"),
+    (["replay", "{tmp}/incident-text.json"], 2, "incidents: expected a list"),
+    (["replay", "{tmp}/undone-cards.json"], 2, "undone[0].cards[0]: 'zz' is not a card"),
+    (["replay", "{tmp}/undone-deal.json"], 2, "undone[0].deal: expected a whole number"),
+    (["replay", "{tmp}/replaced-trick.json"], 2, "players[1].replaced[0].trick"),
+    (["replay", "{tmp}/player-kind.json"], 2, "players[3].kind: expected one of human, bot"),
+    # a file name (or an argument) that holds control characters is shown escaped
+    (["replay", "{tmp}/\x1b]0;title\x07\x1b[2J\n.json"], 2,
+     "\\x1b]0;title\\x07\\x1b[2J\\n.json: no such file"),
+    (["rules", "\x1b[2J"], 2, "unrecognized arguments: \\x1b[2J"),
+    (["analyse", "x.json", "--seat", "\x1b[2J"], 2, "--seat"),
     # challenge: a date whose challenge is not open yet (today is local: see test_cli)
     (["challenge", "--date", "2999-12-31"], 2, "the challenge of 2999-12-31 opens on that day"),
     (["challenge", "--date", "tomorrow"], 2, "expected a date written YYYY-MM-DD"),
@@ -175,6 +191,10 @@ def odd_files(tmp_path_factory: pytest.TempPathFactory) -> Path:
     record = _finished_record()
     record["deals"][0]["hands"][0][0] = "ZZ"
     (tmp_path / "bad-card.json").write_text(json.dumps(record))
+    for name, change in _STRICT.items():
+        record = _finished_record()
+        change(record)
+        (tmp_path / f"{name}.json").write_text(json.dumps(record))
     unreadable = tmp_path / "unreadable.json"
     unreadable.write_text("{}")
     unreadable.chmod(0)
@@ -182,6 +202,38 @@ def odd_files(tmp_path_factory: pytest.TempPathFactory) -> Path:
     read_only.write_text("")
     read_only.chmod(0o444)
     return tmp_path
+
+
+def _set_card(record: dict[str, Any], code: str) -> None:
+    """The first card of South's hand written ``code`` wherever it is (hand and trick)."""
+    deal = record["deals"][0]
+    old = deal["hands"][0][0]
+    deal["hands"][0][0] = code
+    for trick in deal["tricks"]:
+        trick["cards"] = [code if c == old else c for c in trick["cards"]]
+
+
+def _incident(record: dict[str, Any], **change: Any) -> None:
+    trick = record["deals"][0]["tricks"][0]
+    record["incidents"] = [{"deal": 1, "trick": 1, "seat": trick["leader"],
+                            "card": trick["cards"][0], "reason": "too slow", **change}]
+
+
+_STRICT: dict[str, Any] = {
+    "lower-card": lambda r: _set_card(r, r["deals"][0]["hands"][0][0].lower()),
+    "ten-card": lambda r: _set_card(r, "10" + r["deals"][0]["hands"][0][0][1]),
+    "incident-elsewhere": lambda r: _incident(r, seat=(r["deals"][0]["tricks"][0]["leader"]
+                                                       + 1) % 4),
+    "incident-deal": lambda r: _incident(r, deal=2),
+    "incident-text": lambda r: r.__setitem__("incidents", "none"),
+    "undone-cards": lambda r: r.__setitem__("undone", [{"deal": 1, "trick": 1,
+                                                        "cards": ["zz"]}]),
+    "undone-deal": lambda r: r.__setitem__("undone", [{"deal": 9, "trick": 1,
+                                                       "cards": ["2C"]}]),
+    "replaced-trick": lambda r: r["players"][1].__setitem__("replaced", [
+        {"bot": "easy", "deal": 1, "trick": 15, "reason": "gone"}]),
+    "player-kind": lambda r: r["players"][3].__setitem__("kind", "robot"),
+}
 
 
 def _finished_record() -> dict[str, Any]:
@@ -224,6 +276,7 @@ def test_bad_input_is_one_line_and_status_2(
     assert len(lines) == 1, err
     assert lines[0].startswith("nil-tui"), lines[0]
     assert message in lines[0]
+    assert not any(ch < " " or "\x7f" <= ch <= "\x9f" for ch in err.rstrip("\n")), err
 
 
 # --- standard output that cannot be written, in real processes ------------------------------
