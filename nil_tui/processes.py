@@ -99,6 +99,14 @@ def not_dumpable() -> bool:
 _protected = False
 
 
+def dumpable() -> bool | None:
+    """Whether this process is dumpable (None: cannot tell, not on Linux)."""
+    libc = _libc()
+    if libc is None:
+        return None
+    return bool(libc.prctl(PR_GET_DUMPABLE, 0, 0, 0, 0))  # type: ignore[attr-defined]
+
+
 def unshare(flags: int) -> str | None:
     return _call("unshare", flags)
 

@@ -74,8 +74,13 @@ def run(args: argparse.Namespace) -> int:
     """Run ``nil-tui simulate``; user errors are one line on stderr and exit status 2, and so
     is a records file or an output that cannot be written."""
     from .bots import BotSpecError, check_spec
+    from .bots.players import set_start_notice
     from .textsafe import OutputError, write_out
 
+    # A plugin is loaded in its own process before the match (it may take up to 10 s):
+    # say so first.
+    set_start_notice(lambda text: print(f"nil-tui simulate: {text}", file=sys.stderr,
+                                        flush=True))
     try:
         specs = parse_lineup(args.bots)
         for spec in dict.fromkeys(specs):
@@ -84,6 +89,8 @@ def run(args: argparse.Namespace) -> int:
         return _usage(f"--bots: {exc}")
     except ValueError as exc:
         return _usage(str(exc))
+    finally:
+        set_start_notice(None)
     seed = new_match_seed() if args.seed is None else args.seed
     records: _RecordsFile | None = None
     if args.records is not None:

@@ -185,3 +185,47 @@ class Trivial:
 
     def choose(self, view: Any) -> Any:
         return view.legal[0]
+
+
+class Forker:
+    """At its first decision, forks a child that leaves the process group and the session
+    (``setsid()``) and sleeps for ever, holding the process's mark (see nil_marks), written
+    to $NIL_TUI_FORKER_OUT. Plays its lowest legal card."""
+
+    name = "Forker"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.out = os.environ.get("NIL_TUI_FORKER_OUT", "")
+        self.forked = False
+
+    def choose(self, view: Any) -> Any:
+        if self.out and not self.forked:
+            from nil_marks import mark
+
+            self.forked = True
+            if os.fork() == 0:
+                os.setsid()
+                held = mark(os.path.dirname(self.out))  # the grandchild inherits the lock
+                if os.fork() != 0:  # the child writes the mark once, after the fork
+                    with open(self.out, "a", encoding="utf-8") as f:
+                        f.write(held + "\n")
+                while True:
+                    time.sleep(1)
+        return _lowest(view)
+
+
+class EveryOtherHanger:
+    """Answers the first decision of its process, hangs on the second, answers the third,
+    and so on (each fresh process starts again at the first)."""
+
+    name = "EveryOther"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.asked = 0
+
+    def choose(self, view: Any) -> Any:
+        self.asked += 1
+        if self.asked % 2 == 0:
+            while True:
+                time.sleep(0.05)
+        return _lowest(view)
