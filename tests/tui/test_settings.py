@@ -19,12 +19,12 @@ from tui_helpers import BlockingPlayer, blocking_opener, settle, table
 from nil_tui.bots import LEVELS
 from nil_tui.engine import Game, describe_result
 from nil_tui.options import PlayOptions
+from nil_tui.session.game_session import PAUSES
 from nil_tui.store import Store
 from nil_tui.tui.app import NilApp
 from nil_tui.tui.screens.dialogs import ConfirmQuit, ReplaceSaved
 from nil_tui.tui.screens.gameover import GameOverScreen
 from nil_tui.tui.screens.setup import SetupScreen, speed_words, strength_words
-from nil_tui.tui.screens.table import PAUSES
 from nil_tui.tui.words import SEAT_LABELS
 
 README = Path(__file__).resolve().parents[2] / "README.md"
@@ -362,3 +362,87 @@ async def test_resume_after_a_finished_deal_names_the_next_deal() -> None:
     game.next_deal()
     game.play(game.deal.legal_moves()[0])
     assert describe_saved(game.to_record()).startswith("deal 2 of 4")
+
+
+# --- setup: the first field typed in has the focus, and the focus shows without colour -----
+async def test_typing_a_number_of_deals_needs_no_tab_and_letters_stay_keys() -> None:
+    keep_settings({"speed": "instant", "bots": ["easy", "easy", "easy"]})
+    app = NilApp("setup")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("3")
+        assert app.screen.query_one("#deals").value == "3"  # type: ignore[attr-defined]
+        await pilot.press("h")  # a letter is still the screen's key: history opens
+        await pilot.pause()
+        assert not isinstance(app.screen, SetupScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert table(app).game.deals_planned == 3
+
+
+def colourless(app: NilApp, region: Any) -> list[tuple[str, bool, bool, bool, bool]]:
+    """The cells of a region as a monochrome terminal shows them: the character and the
+    bold / reverse / underline / italic attributes, no colour."""
+    cells = []
+    for y, strip in enumerate(app.screen._compositor.render_strips()):
+        if not region.y <= y < region.bottom:
+            continue
+        x = 0
+        for seg in strip:
+            style = seg.style
+            for ch in seg.text:
+                if region.x <= x < region.right:
+                    cells.append((ch, bool(style and style.bold), bool(style and style.reverse),
+                                  bool(style and style.underline),
+                                  bool(style and style.italic)))
+                x += 1
+    return cells
+
+
+async def test_where_the_focus_is_shows_without_colour() -> None:
+    """Each field, list, checkbox and button of setup looks different, in characters or in
+    bold / reverse / underline, when it has the focus (an input's cursor aside)."""
+    from textual.widgets import Input
+
+    app = NilApp("setup")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert screen.focused is screen.query_one("#deals")
+        for widget in screen.focus_chain:
+            if isinstance(widget, Input):
+                widget.cursor_blink = False
+        for widget in list(screen.focus_chain):
+            area = widget.parent.region if widget.parent and "field" in widget.parent.classes \
+                else widget.region
+            screen.set_focus(None)
+            await pilot.pause()
+            before = colourless(app, area)
+            screen.set_focus(widget)
+            await pilot.pause()
+            after = colourless(app, area)
+            if isinstance(widget, Input):  # the cursor is not the mark: hide it
+                widget.cursor_position = 0
+            assert before != after, f"the focus on #{widget.id} shows only by colour"
+
+
+async def test_the_meter_is_a_setup_choice_kept_in_the_settings() -> None:
+    keep_settings({"speed": "instant", "bots": ["easy", "easy", "easy"]})
+    app = NilApp("setup")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, SetupScreen)
+        assert screen.query_one("#meter", Checkbox).value is False
+        screen.query_one("#meter", Checkbox).value = True
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert table(app).options.meter
+    assert saved_settings()["meter"] is True
+    app = NilApp("setup")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert app.screen.query_one("#meter", Checkbox).value is True

@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
@@ -64,7 +64,7 @@ def level_choices() -> list[tuple[str, str, str]]:
 def speed_words(speed: str, wait_for_key: bool = False) -> str:
     """What a speed does, from the pauses the table makes (and whether a finished trick
     waits for a key)."""
-    from .table import PAUSES
+    from ...session.game_session import PAUSES
 
     bot, trick = PAUSES.get(speed, PAUSES["normal"])
     if wait_for_key:
@@ -76,6 +76,19 @@ def speed_words(speed: str, wait_for_key: bool = False) -> str:
     if bot <= 0:
         return f"{speed.capitalize()}: no pauses; {stays}."
     return f"{speed.capitalize()}: a bot takes at least {bot:g} s a card; {stays}."
+
+
+class NumberInput(Input):
+    """A field for a whole number: it takes digits (and the editing keys), and leaves every
+    other letter to the screen's keys (h for history, q to quit...) even while focused."""
+
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        return character is not None and (character.isdigit() or character == "-")
+
+    async def _on_key(self, event: events.Key) -> None:
+        # Textual calls Input's own handler after this one unless the default is prevented
+        if event.is_printable and not self.check_consume_key(event.key, event.character):
+            event.prevent_default()  # not ours: it goes on to the screen's bindings
 
 
 class Tick(Checkbox):
@@ -97,7 +110,15 @@ class SetupScreen(NilScreen):
     # labels beside their fields, the checkboxes on one line.
     CSS = """
     SetupScreen #setup { padding: 0 1; }
-    SetupScreen #setup-title { padding: 0 0 1 0; }
+    SetupScreen #setup-title { padding: 0; height: 1; }
+    SetupScreen #meter-note { width: auto; color: $text-muted; }
+    /* Where the focus is shows without colour: the field's label in reverse, an input's
+       or a list's frame drawn in heavy lines, a checkbox's label underlined. */
+    SetupScreen .field:focus-within Label { text-style: bold reverse; }
+    SetupScreen .field Input:focus, SetupScreen .field Select:focus > SelectCurrent {
+        border: heavy $primary;
+    }
+    SetupScreen Tick:focus > .toggle--label { text-style: bold underline reverse; }
     SetupScreen #resume { width: 100%; margin-bottom: 0; }
     SetupScreen .setup-row { height: auto; }
     SetupScreen .field { width: 1fr; height: auto; margin-right: 1; }
@@ -132,7 +153,7 @@ class SetupScreen(NilScreen):
     def compose(self) -> ComposeResult:
         o = self.options
         specs = [spec for spec, _, _ in self.choices]
-        with VerticalScroll(id="setup"):
+        with VerticalScroll(id="setup", can_focus=False):
             yield Static(Text.assemble(("Zero", "bold"), " (Nil): the card game where "
                                        "nobody wants a trick"), id="setup-title")
             if self.saved is not None:
@@ -146,11 +167,11 @@ class SetupScreen(NilScreen):
             with Horizontal(classes="setup-row"):
                 with Horizontal(classes="field"):
                     yield Label("Deals")
-                    yield Input(str(o.deals), id="deals", type="integer", max_length=2,
+                    yield NumberInput(str(o.deals), id="deals", type="integer", max_length=2,
                                 tooltip=f"1 to {MAX_DEALS} deals")
                 with Horizontal(classes="field"):
                     yield Label("Seed")
-                    yield Input("" if o.seed is None else str(o.seed), id="seed",
+                    yield NumberInput("" if o.seed is None else str(o.seed), id="seed",
                                 type="integer", placeholder="random",
                                 tooltip="A number replays the same cards; empty: random")
                 with Horizontal(classes="field"):
@@ -177,6 +198,12 @@ class SetupScreen(NilScreen):
                            compact=True)
                 yield Tick("After each trick, wait for a key", o.trick_pause == "key",
                            id="trick-key", compact=True)
+            with Horizontal(classes="setup-row setup-checks"):
+                yield Tick("Clean-chance meter", o.meter, id="meter", compact=True,
+                           tooltip="Shows your chance to stay clean this deal; a game "
+                           "played with it counts as assisted. m turns it on or off for "
+                           "one game.")
+                yield Static("(the new game then counts as assisted)", id="meter-note")
             yield Static(id="setup-error").set_styles("display: none;")
             with Horizontal(classes="setup-row setup-buttons"):
                 yield Button("Start", id="start", variant="primary")
@@ -198,7 +225,22 @@ class SetupScreen(NilScreen):
         if gone:
             self._error(Text(f"Not installed now: {', '.join(gone)}. Normal is chosen "
                              "instead; pick another level if you like.", style="yellow"))
-        self.set_focus(self.query_one("#resume" if self.saved else "#start", Button))
+        # The first field a player types in: the number of deals (a saved game's Resume
+        # button when there is one; digits typed there still go to the deals).
+        self.set_focus(self.query_one("#resume", Button) if self.saved
+                       else self.query_one("#deals", Input))
+
+    def on_key(self, event: events.Key) -> None:
+        """A digit typed while a button or checkbox has the focus goes to the deals."""
+        focused = self.focused
+        if (event.character is not None and event.character.isdigit()
+                and isinstance(focused, (Button, Checkbox))):
+            event.stop()
+            event.prevent_default()
+            deals = self.query_one("#deals", Input)
+            deals.value = event.character
+            deals.cursor_position = len(deals.value)
+            self.set_focus(deals)
 
     def _error(self, text: Text | None) -> None:
         """Show a problem with the choices above the buttons (no line at all when none)."""
@@ -287,6 +329,7 @@ class SetupScreen(NilScreen):
                        auto_play=self.query_one("#auto-play", Checkbox).value,
                        trick_pause="key" if self.query_one("#trick-key", Checkbox).value
                        else "brief",
+                       meter=self.query_one("#meter", Checkbox).value,
                        theme=self.app.theme, from_setup=True)
 
     def read_look(self) -> PlayOptions:
