@@ -356,3 +356,50 @@ def test_a_statistics_table_of_another_shape_is_counted_again(tmp_path: Path) ->
         assert s.stats()["overall"] == figures and len(s.warnings) == 1
         assert s.finish_game(finished(9), EASY) is not None
         assert s.stats()["overall"]["games"] == figures["games"] + 1
+
+
+# --- a read-only data file -------------------------------------------------------------------
+READ_ONLY_FINISH = """
+import json, os, sys
+from nil_tui.engine import Game
+from nil_tui.store import Store
+Store.open_wait, Store.busy_timeout = 0.3, 0.05
+record = json.loads(sys.argv[2])
+s = Store.open(sys.argv[1])
+kept = s.keep_finished(record, {"deals": 1})
+out = {"first": [kept.stored, kept.problem], "retry": s.retry_pending()}
+if kept.record_file is not None and "records" not in kept.record_file.parts[-2:]:
+    kept.record_file.unlink()
+for name in os.listdir(sys.argv[1]):  # the owner makes the file (and its journal) writable
+    if name.startswith("nil-tui.db"):
+        os.chmod(os.path.join(sys.argv[1], name), 0o644)
+out["after"] = s.retry_pending()
+out["history"] = len(s.history())
+s.close()
+print(json.dumps(out))
+"""
+
+
+def test_a_finished_game_on_a_read_only_file_is_written_once_it_can_be(
+        tmp_path: Path) -> None:
+    if os.geteuid() == 0 and not shutil.which("setpriv"):
+        pytest.skip("running as root without setpriv: cannot make a file read-only")
+    home = tmp_path / "data"
+    make_store(home, current=None)
+    db = home / DB_NAME
+    os.chmod(db, 0o444)
+    command = [sys.executable, "-c", READ_ONLY_FINISH, str(home), json.dumps(finished(12))]
+    if os.geteuid() == 0:  # root writes anywhere: drop the capabilities that allow it
+        command = ["setpriv", "--bounding-set", "-dac_override,-dac_read_search,-fowner",
+                   *command]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+    finally:
+        os.chmod(db, 0o644)
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout)
+    said = (f"nil-tui's data file {db} is read-only; your game goes on, but it is not saved "
+            "until the file can be written.")
+    assert seen["first"] == [False, said] and seen["retry"] is False
+    assert seen["after"] is True and seen["history"] == 2
+    assert set_aside(home) == []

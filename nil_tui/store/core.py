@@ -380,6 +380,7 @@ class Store:
         self._snapshot: sqlite3.Connection | None = None  # read while the file cannot be
         self._waiting_reason: str | None = None  # why the file cannot be used now, if so
         self._unknown_version: str | None = None  # the file's version is not one we know
+        self._reopen = False  # the connection met a read-only file: open it again to write
 
     # --- opening -------------------------------------------------------------------------
     @classmethod
@@ -577,7 +578,7 @@ class Store:
             store = cls(conn, base, warnings=warnings, ready=False)
             store._busy, store._problem = True, messages.LOCKED
             return store
-        if kind in ("full", "unusable"):
+        if kind in ("full", "unusable", "read-only"):
             return cls._waiting(conn, base, warnings, messages.unusable(base, kind, why))
         conn.close()
         if kind == "newer":
@@ -586,10 +587,6 @@ class Store:
             store = cls._in_memory(base, warnings, text)
             store._unknown_version = text
             return store
-        if kind == "read-only":
-            text = messages.read_only_file(path)
-            warnings.append(text)
-            return cls._read_only_copy(base, warnings, text)
         if slot != 0:
             text = (f"The data file {path} cannot be used: {why}. Another nil-tui is "
                     "running; this one plays without saving.")
@@ -604,15 +601,31 @@ class Store:
         warnings.append(messages.damaged_kept(why, moved))
         return None
 
+    def _reconnect(self) -> bool:
+        """A new connection to the file (one that SQLite opened read-only stays read-only
+        after the file becomes writable); False when none can be made now."""
+        if not self.persistent:
+            return False
+        try:
+            fresh = self._connect(self._db_path)
+            fresh.execute("PRAGMA synchronous = NORMAL")
+        except sqlite3.Error:
+            return False
+        self._conn.close()
+        self._conn, self._wait = fresh, self.busy_timeout
+        return True
+
     def _ensure_ready(self) -> bool:
         """Finish opening a store that was locked at first; False while it still is."""
         if self._ready:
             return True
+        if self._waiting_reason is not None and not self._reconnect():
+            return False
         kind, why = self._probe(self._conn)
         if kind == "busy":
             self._busy = True
             return False
-        if kind in ("full", "unusable"):
+        if kind in ("full", "unusable", "read-only"):
             self._problem = self._waiting_reason = messages.unusable(self.home, kind, why)
             return False
         if kind == "ready":  # the saved game is checked when it is loaded, or kept (unseen)
@@ -755,6 +768,8 @@ class Store:
             if self._pending and not self._ensure_ready():
                 self._problem = self._waiting_reason or messages.LOCKED
                 return False
+            if self._reopen and self._pending and self._reconnect():
+                self._reopen = False
             failed: str | None = None
             while self._pending:
                 op = self._pending[0]
@@ -764,6 +779,8 @@ class Store:
                 except (sqlite3.Error, OSError) as exc:
                     failed = messages.write_problem(exc, op.what, self.home, self._db_path)
                     self._problem, self._busy = failed, is_busy(exc)
+                    # a file opened read-only stays so: open it again at the next try
+                    self._reopen = kind_of(exc) == "read-only"
                     if isinstance(exc, (sqlite3.OperationalError, OSError)):
                         return False  # kept, to try again
                 self._pending.pop(0)  # done, or never possible (then ``problem`` says so)

@@ -32,10 +32,13 @@ def newer(version: int) -> str:
 
 
 def unusable(home: Path, kind: str, why: str) -> str:
-    """Why a data file that is not damaged cannot be used now ("full" or "unusable")."""
+    """Why a data file that is not damaged cannot be used now ("full", "read-only" or
+    "unusable")."""
+    path = home / DB_NAME
+    if kind == "read-only":
+        return read_only_file(path)
     if kind == "full" or no_room(home):
         return full(home)
-    path = home / DB_NAME
     for suffix in ("-wal", "-shm", "-journal"):
         side = path.with_name(path.name + suffix)
         if side.exists() and not side.is_file():
