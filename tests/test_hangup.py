@@ -4,6 +4,9 @@ session) or the app is told to stop, and the process ends by itself with the gam
 The app runs on a real pseudo-terminal. "hangup" makes the pty the app's controlling terminal
 and closes its master side (SIGHUP, then write errors and end of input); "no-ctty" closes a
 pty that is only the app's standard streams (no signal: the app must notice on its own).
+A browser tab (``nil-tui serve``) ends the same way: the app runs under Textual's web driver
+with pipes for its packets, and the server's "quit" (the tab closed or reloaded), the end of
+its input (the server gone) or SIGTERM save the game and end it.
 The limits are generous on purpose (a loaded machine); ``benchmarks/hangup.py`` measures the
 real figures."""
 
@@ -209,4 +212,102 @@ def test_closed_while_the_app_waits_for_you(home: Path, controlling: bool) -> No
     assert term.quiet_for(0.5)  # nothing drawn for half a second
     code = close_and_check(term, term.close)
     assert code == 129
+    assert kept(home) == (True, False)
+
+
+# --- a browser tab (nil-tui serve): Textual's web driver, packets on pipes ----------------------
+class WebTab:
+    """``nil-tui ARGS`` as ``nil-tui serve`` runs it for a tab: Textual's web driver, no
+    terminal, its screen and input as packets on standard output and input."""
+
+    def __init__(self, home: Path, *args: str) -> None:
+        env = dict(os.environ, NIL_TUI_HOME=str(home), COLUMNS="100", ROWS="32",
+                   TEXTUAL_DRIVER="textual.drivers.web_driver:WebDriver")
+        env.pop("TEXTUAL", None)
+        self.proc = subprocess.Popen([sys.executable, "-m", "nil_tui", *args],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, env=env, start_new_session=True)
+        self.output = ""
+        self._lock = threading.Lock()
+        self._reader = threading.Thread(target=self._drain, daemon=True)
+        self._reader.start()
+
+    def _drain(self) -> None:
+        assert self.proc.stdout is not None
+        stream = self.proc.stdout
+        if stream.readline() != b"__GANGLION__\n":
+            return
+        while True:
+            head = stream.read(5)
+            if len(head) < 5:
+                return
+            payload = stream.read(int.from_bytes(head[1:], "big"))
+            if head[:1] == b"D":
+                with self._lock:
+                    self.output = (self.output + payload.decode("utf-8", "replace"))[-100_000:]
+
+    def _packet(self, kind: bytes, payload: bytes) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(kind + len(payload).to_bytes(4, "big") + payload)
+        self.proc.stdin.flush()
+
+    def press(self, keys: bytes = b"\r") -> None:
+        self._packet(b"D", keys)
+
+    def quit(self) -> None:
+        """What the server says when the tab is closed or reloaded."""
+        self._packet(b"M", b'{"type": "quit"}')
+
+    def wait_for(self, text: str) -> None:
+        deadline = time.monotonic() + REACH
+        while time.monotonic() < deadline and self.proc.poll() is None:
+            with self._lock:
+                if text in self.output:
+                    self.output = ""
+                    return
+            time.sleep(0.1)
+        raise AssertionError(f"{text!r} never came; screen ends with {self.output[-800:]!r}")
+
+    def ended_within(self, limit: float) -> int | None:
+        try:
+            return self.proc.wait(timeout=limit)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+            return None
+
+
+@pytest.fixture
+def tab(home: Path):  # type: ignore[no-untyped-def]
+    tab = WebTab(home, "play", "--seed", "6", "--deals", "1", "--no-auto-play", "--speed",
+                 "instant", "--difficulty", "easy")
+    tab.wait_for("Your turn")
+    tab.press()  # play a card: the game is saved from here
+    tab.wait_for("Your turn")
+    yield tab
+    if tab.proc.poll() is None:
+        tab.proc.kill()
+        tab.proc.wait(timeout=10)
+
+
+def test_a_closed_browser_tab_saves_the_game_and_ends(home: Path, tab: WebTab) -> None:
+    tab.quit()
+    assert tab.ended_within(LIMIT) == 129
+    assert kept(home) == (True, False)
+    assert tab.proc.stderr is not None and b"Traceback" not in tab.proc.stderr.read()
+
+
+def test_a_browser_tab_whose_server_went_away_saves_the_game_and_ends(home: Path,
+                                                                      tab: WebTab) -> None:
+    assert tab.proc.stdin is not None
+    tab.proc.stdin.close()  # the end of input: nobody sends keys any more
+    assert tab.ended_within(LIMIT) == 129
+    assert kept(home) == (True, False)
+
+
+def test_a_browser_tab_terminated_saves_the_game(home: Path, tab: WebTab) -> None:
+    """The web driver answers SIGTERM with a plain exit; here it saves first, as in a
+    terminal."""
+    tab.proc.send_signal(signal.SIGTERM)
+    assert tab.ended_within(LIMIT) == 128 + signal.SIGTERM
     assert kept(home) == (True, False)
