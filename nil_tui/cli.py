@@ -188,15 +188,24 @@ def parse_bots(difficulty: str | None, bots: str | None,
 def _check_play_spec(flag: str, spec: str) -> None:
     """UsageError unless ``spec`` names a bot that may sit at a game: an installed level or
     plugin, and not one that sees every hand (``oracle``: ``simulate`` only)."""
-    from .bots import HIDDEN, BotSpecError, check_spec
+    from .bots import HIDDEN, LEVELS, BotSpecError, check_spec
 
     if spec in HIDDEN:
         raise UsageError(f"{flag}: {spec} sees every hand, so it plays only in nil-tui "
                          "simulate (levels: easy, normal, hard, expert)")
+    plugin = spec.strip() not in LEVELS
+    if plugin:  # it loads in its own process first (up to 10 s): say so
+        from .bots.players import set_start_notice
+
+        set_start_notice(lambda text: print(f"nil-tui play: {text}", file=sys.stderr,
+                                            flush=True))
     try:
         check_spec(spec)
     except BotSpecError as exc:
         raise UsageError(f"{flag}: {exc}") from None
+    finally:
+        if plugin:
+            set_start_notice(None)
 
 
 def resume() -> int:

@@ -77,8 +77,8 @@ def run(args: argparse.Namespace) -> int:
     from .bots.players import set_start_notice
     from .textsafe import OutputError, write_out
 
-    # A plugin is loaded in its own process before the match (it may take up to 10 s):
-    # say so first.
+    # A plugin is loaded in its own process before the match (given up after 10 s): when
+    # that takes a while, say so.
     set_start_notice(lambda text: print(f"nil-tui simulate: {text}", file=sys.stderr,
                                         flush=True))
     try:

@@ -28,6 +28,7 @@ from . import HIDDEN, LEVELS, BotMissing, BotSpecError, make_bot, plugin_entry_p
 from .safety import DEFAULT, Choice, _Default, default_time_cap, fallback_card
 
 START_TIMEOUT = 10.0  # seconds a plugin's process may take to start and build its bot
+NOTICE_AFTER = 2.0  # seconds of loading a plugin before "starting plugin X..." is shown
 IDLE_TIMEOUT = 2.0  # seconds a plugin's process may take to finish a game it was told to end
 LOG_NAME = "plugins.log"  # in the data folder: what plugin bots write to stderr
 LOG_LIMIT = 1 << 20  # a log longer than this is started afresh (the old one kept as .1)
@@ -142,12 +143,6 @@ class _Host:
         from ..processes import not_dumpable
 
         not_dumpable()  # no process of this user reads this one's memory
-        notice = _start_notice
-        if notice is not None:
-            try:
-                notice(f"starting plugin {protocol.clip(label or target, 60)}...")
-            except Exception:  # noqa: BLE001, S110 - a notice that fails changes nothing
-                pass
         stderr = _open_log(log)
         try:
             self.proc = subprocess.Popen(
@@ -170,8 +165,7 @@ class _Host:
         _LIVE.add(self)
         try:
             self.send(protocol.dump(protocol.HELLO, {"target": target, "path": list(sys.path)}))
-            reply = self.receive(START_TIMEOUT, {protocol.LOADED, protocol.MISSING,
-                                                 protocol.BROKEN})
+            reply = self._loaded(label or target)
         except BaseException:
             self.kill()
             raise
@@ -180,6 +174,24 @@ class _Host:
             self.kill()
             why = protocol.clip(str(protocol.load(reply).get("why", "")), 200)
             raise (BotMissing if reply[:1] == protocol.MISSING else BotSpecError)(why)
+
+    def _loaded(self, label: str) -> bytes:
+        """The host's answer to "hello" (the plugin imported, or why not), within
+        START_TIMEOUT; the start notice is given if it takes longer than NOTICE_AFTER."""
+        kinds = {protocol.LOADED, protocol.MISSING, protocol.BROKEN}
+        notice = _start_notice
+        if notice is None:
+            return self.receive(START_TIMEOUT, kinds)
+        try:
+            return self.receive(NOTICE_AFTER, kinds)
+        except _Gone as exc:
+            if str(exc) != "timeout":
+                raise
+        try:
+            notice(f"starting plugin {protocol.clip(label, 60)}...")
+        except Exception:  # noqa: BLE001, S110 - a notice that fails changes nothing
+            pass
+        return self.receive(START_TIMEOUT - NOTICE_AFTER, kinds)
 
     def _read(self) -> None:
         chunks = self._chunks
@@ -336,9 +348,10 @@ _sandbox_said = False
 
 
 def set_start_notice(notice: Callable[[str], object] | None) -> None:
-    """Have ``notice("starting plugin X...")`` called whenever a plugin's process is started
-    (it imports the plugin: that may take a while, up to START_TIMEOUT). None: no notice.
-    ``simulate`` prints it on stderr; the app can show it while the table waits."""
+    """Have ``notice("starting plugin X...")`` called (in the thread that opens the player)
+    when a plugin's new process takes longer than NOTICE_AFTER seconds to import it (it is
+    given up after START_TIMEOUT). None: no notice. ``simulate`` and ``play`` print it on
+    stderr; the app can show it while the table waits."""
     global _start_notice
     _start_notice = notice
 

@@ -199,12 +199,13 @@ def test_an_import_that_never_ends_is_given_up_after_10_s_with_a_notice_first(
     assert not nil_procs.all_gone(tag, set(), 10.0)
 
 
-def test_the_notice_names_each_plugin_once_and_nothing_for_built_in_levels(
+def test_the_notice_comes_once_for_a_slow_plugin_and_the_match_is_played(
         tmp_path: Path) -> None:
-    code, _, err = finish(simulate(tmp_path, "--games", "2", "--jobs", "2", "--bots",
-                                   "nil_hostile:Trivial,easy,nil_hostile:Trivial,normal"))
-    assert code == 0
-    assert err.splitlines() == ["nil-tui simulate: starting plugin nil_hostile:Trivial..."]
+    code, text, err = finish(simulate(tmp_path, "--games", "2", "--jobs", "2", "--bots",
+                                      "nil_sleepy:Bot,easy,nil_sleepy:Bot,normal",
+                                      NIL_TUI_SLEEPY_SECONDS="3"))
+    assert code == 0 and "2 games" in text
+    assert err.splitlines() == ["nil-tui simulate: starting plugin nil_sleepy:Bot..."]
 
 
 # --- a plugin that keeps hanging ---------------------------------------------------------------
@@ -227,3 +228,14 @@ def test_the_short_cap_lasts_one_game() -> None:
     for game in (first, second):
         texts: list[Any] = [i["reason"] for i in game.incidents if i["seat"] == 0]
         assert "took longer than 2 s and was stopped" in texts[0]
+
+
+def test_play_says_it_is_starting_a_plugin_and_gives_up_on_an_endless_import(
+        tmp_path: Path) -> None:
+    env = dict(os.environ, NIL_TUI_HOME=str(tmp_path / "home"), PYTHONPATH=str(PLUGINS))
+    result = subprocess.run([sys.executable, "-m", "nil_tui", "play", "--bots",
+                             "W=nil_sleepy:Bot"], env=env, capture_output=True, text=True,
+                            timeout=100, stdin=subprocess.DEVNULL, check=False)
+    lines = result.stderr.strip().splitlines()
+    assert result.returncode == 2 and lines[0] == "nil-tui play: starting plugin nil_sleepy:Bot..."
+    assert "did not answer within 10 s" in lines[-1] and len(lines) == 2, lines
