@@ -130,7 +130,7 @@ class Knowledge:
     def deal(self, hands: Sequence[int]) -> Deal:
         """The position of the view with these hands."""
         v = self.view
-        return Deal.from_position(hands, v.dealer, v.tricks, v.trick, v.leader)
+        return Deal.from_position(hands, v.dealer, v.tricks, v.trick, v.leader, v.rule)
 
     def likelihood(self, hands: Sequence[int], eps: float = 0.25) -> float:
         """How likely the opponents' plays so far were, had they held these hands and played

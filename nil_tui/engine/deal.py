@@ -22,6 +22,7 @@ from .cards import (
     mask_of,
     shown,
 )
+from .scoring import CLASSIC_RULE, DealRule, Settlement, classic_points
 
 if TYPE_CHECKING:
     from .view import PlayerView
@@ -156,19 +157,8 @@ def voids_of(mask: int) -> tuple[frozenset[Suit], ...]:
                  for seat in range(4))
 
 
-def score(taken: Sequence[int], early: bool) -> tuple[int, int, int, int]:
-    """Points of a finished deal from the tricks each seat took (RULES.md, scoring)."""
-    clean = [s for s in range(4) if taken[s] == 0]
-    if early or not clean:
-        return (1, 1, 1, 1)
-    pts = [0, 0, 0, 0]
-    if len(clean) == 1:
-        pts[clean[0]] = 3
-    elif len(clean) == 2:
-        pts[clean[0]] = pts[clean[1]] = 1
-    else:  # three clean: the fourth player took every trick
-        pts[next(s for s in range(4) if taken[s])] = 3
-    return (pts[0], pts[1], pts[2], pts[3])
+# Points of a finished deal under the classic scoring (the scoring module holds the rules).
+score = classic_points
 
 
 def clean_at_end(points: Sequence[int], seat: int, taken: Sequence[int]) -> bool:
@@ -206,24 +196,28 @@ class Deal:
     # ``to_move`` and ``is_over`` are plain attributes (read them, never set them): bots'
     # playouts read them after every card. Every field is set in one place, ``_assign``.
     __slots__ = ("_early", "_forced", "_hands", "_leader", "_legal", "_played", "_taken",
-                 "_trick", "_tricks", "context", "dealer", "dealt", "is_over", "to_move")
+                 "_trick", "_tricks", "context", "dealer", "dealt", "is_over", "rule",
+                 "to_move")
 
-    def __init__(self, hands: Sequence[int], dealer: int) -> None:
+    def __init__(self, hands: Sequence[int], dealer: int,
+                 rule: DealRule = CLASSIC_RULE) -> None:
         if dealer not in (0, 1, 2, 3):
             raise ValueError(f"dealer must be a seat 0..3, not {dealer!r}")
         first = (dealer + 1) & 3
         self._assign(dealer, (hands[0], hands[1], hands[2], hands[3]), list(hands), first, [],
                      [], [0, 0, 0, 0], 0, first, _UNKNOWN, False,
-                     False, _DEFAULT_CONTEXT)
+                     False, _DEFAULT_CONTEXT, 0, rule)
 
     def _assign(self, dealer: int, dealt: tuple[int, int, int, int], hands: list[int],
                 leader: int, trick: list[Card], tricks: list[Trick], taken: list[int],
                 played: int, to_move: int | None, legal: int, is_over: bool, early: bool,
-                context: tuple[int, int, tuple[int, int, int, int]], forced: int = 0) -> Deal:
+                context: tuple[int, int, tuple[int, int, int, int]], forced: int = 0,
+                rule: DealRule = CLASSIC_RULE) -> Deal:
         """Set every field (the lists are owned by this deal from now on). ``legal`` is the
         mask of the cards ``to_move`` may play once :meth:`legal_mask` has worked it out, and
         ``_UNKNOWN`` until then (a play or an undo forgets it). ``forced``: the cards (a
-        mask) that were their seat's only legal card when played."""
+        mask) that were their seat's only legal card when played. ``rule``: the game's scoring
+        and what it needs of the game (the pool, a tie-break's seats), see ``scoring.py``."""
         self.dealer: int = dealer
         self.dealt: tuple[int, int, int, int] = dealt
         self._hands: list[int] = hands
@@ -239,6 +233,7 @@ class Deal:
         # (deal_number, deals_planned, totals before this deal): set by Game for views.
         self.context: tuple[int, int, tuple[int, int, int, int]] = context
         self._forced: int = forced
+        self.rule: DealRule = rule
         return self
 
     # --- construction -------------------------------------------------------------------
@@ -277,7 +272,8 @@ class Deal:
 
     @classmethod
     def from_position(cls, hands: Sequence[int], dealer: int, tricks: Sequence[Trick],
-                      trick: Sequence[Card], leader: int) -> Deal:
+                      trick: Sequence[Card], leader: int,
+                      rule: DealRule = CLASSIC_RULE) -> Deal:
         """A deal in mid-play, from the cards each seat still holds (bitmasks) and the public
         history. Used by bots to play out a guessed layout of the hidden cards."""
         if dealer not in (0, 1, 2, 3):
@@ -294,18 +290,18 @@ class Deal:
             dealt[(leader + k) & 3] |= _BITS[c]
             played |= _BITS[c]
         done = list(tricks)
-        is_over, early = _end_of(taken, len(done))
+        is_over, early = _end_of(taken, len(done), rule.tiebreak)
         to_move = None if is_over else (leader + len(trick)) & 3
         return _new_deal(cls)._assign(
             dealer, (dealt[0], dealt[1], dealt[2], dealt[3]), list(hands), leader, list(trick),
-            done, taken, played, to_move, _UNKNOWN, is_over, early, _DEFAULT_CONTEXT)
+            done, taken, played, to_move, _UNKNOWN, is_over, early, _DEFAULT_CONTEXT, 0, rule)
 
     def copy(self) -> Deal:
         """An independent copy (the context, a tuple, is shared)."""
         return _new_deal(Deal)._assign(
             self.dealer, self.dealt, self._hands[:], self._leader, self._trick[:],
             self._tricks[:], self._taken[:], self._played, self.to_move, self._legal,
-            self.is_over, self._early, self.context, self._forced)
+            self.is_over, self._early, self.context, self._forced, self.rule)
 
     # --- state --------------------------------------------------------------------------
     @property
@@ -331,9 +327,22 @@ class Deal:
 
     @property
     def points(self) -> tuple[int, int, int, int]:
+        """What the deal changes each seat's total by, under the game's scoring (``rule``)."""
         if not self.is_over:
             raise ValueError("the deal is not over: no points yet")
-        return score(self._taken, self._early)
+        return self.rule.points(self._taken, self._early)
+
+    @property
+    def worth(self) -> tuple[float, float, float, float]:
+        """What the finished deal is worth to each seat, for a search (``DealRule.worth``):
+        its points, and under the pool what a tie-break to come or a perfect game adds."""
+        return self.rule.worth(self._taken, self._early)
+
+    def settle(self) -> Settlement:
+        """The finished deal's full result under the game's scoring (pool, who collected)."""
+        if not self.is_over:
+            raise ValueError("the deal is not over: no points yet")
+        return self.rule.settle(self._taken, self._early)
 
     @property
     def tricks(self) -> tuple[Trick, ...]:
@@ -477,7 +486,7 @@ class Deal:
         trick.clear()  # (the trick's cards are in ``done``: the list serves the next trick)
         self._leader = winner
         self._legal = _UNKNOWN
-        over, self._early = _end_of(taken, len(tricks))
+        over, self._early = _end_of(taken, len(tricks), self.rule.tiebreak)
         self.is_over = over
         self.to_move = None if over else winner
         return done
@@ -535,6 +544,7 @@ class Deal:
             deals_planned=planned,
             totals=totals,
             to_move=self.to_move,
+            rule=self.rule,
         )
 
     def __repr__(self) -> str:
@@ -542,10 +552,13 @@ class Deal:
                 f"to_move={self.to_move} taken={self._taken}>")
 
 
-def _end_of(taken: Sequence[int], tricks: int) -> tuple[bool, bool]:
+def _end_of(taken: Sequence[int], tricks: int,
+            tiebreak: tuple[int, ...] = ()) -> tuple[bool, bool]:
     """(is the deal over, did it end early) after ``tricks`` complete tricks with ``taken``:
-    over when every seat has taken a trick (early, before the 13th) or after 13 tricks."""
-    if taken[0] and taken[1] and taken[2] and taken[3]:
+    over when every seat has taken a trick (early, before the 13th) or after 13 tricks; a
+    tie-break deal (``tiebreak``: its two seats) also the moment one of the two takes one."""
+    if (taken[0] and taken[1] and taken[2] and taken[3]) or (
+            tiebreak and (taken[tiebreak[0]] or taken[tiebreak[1]])):
         return True, tricks < TRICKS_PER_DEAL
     return tricks == TRICKS_PER_DEAL, False
 

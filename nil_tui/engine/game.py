@@ -13,6 +13,8 @@ from typing import Any, NamedTuple
 
 from .cards import DECK, Card
 from .deal import SEAT_NAMES, Deal, Trick
+from .scoring import DEFAULT_SCORING, DealRule, Settlement, check_scoring, describe_pool, first_rule
+from .scoring import losers as _losers
 
 MAX_DEALS = 99
 DEFAULT_DEALS = 8
@@ -63,10 +65,13 @@ class DealEnded(NamedTuple):
     points: tuple[int, int, int, int]
     early: bool
     totals: tuple[int, int, int, int]
+    # the deal's full result (the pool after it, who collected, a tie-break to come)
+    settled: Settlement | None = None
+    rule: DealRule | None = None
 
     def summary(self, names: Sequence[str] = SEAT_NAMES) -> str:
         """The result in plain words."""
-        return describe_result(self.taken, self.points, names)
+        return describe_result(self.taken, self.points, names, self.rule)
 
 
 class GameEnded(NamedTuple):
@@ -78,9 +83,13 @@ Event = DealStarted | CardPlayed | TrickWon | DealEnded | GameEnded
 
 
 def describe_result(taken: Sequence[int], points: Sequence[int],
-                    names: Sequence[str] = SEAT_NAMES) -> str:
+                    names: Sequence[str] = SEAT_NAMES, rule: DealRule | None = None) -> str:
     """How a deal ended, in the player's words; the points are the deal's score (``score``),
-    never worked out again here."""
+    never worked out again here. Under the pool scoring (``rule``), what happened to the pool
+    ("East stayed clean and collects the pool: 7 points")."""
+    if rule is not None and rule.is_pool:
+        # (whether the deal ended early changes nothing the pool's words say)
+        return describe_pool(rule.settle(taken, False), taken, names)
     clean = [s for s in range(4) if taken[s] == 0]
     if not clean:
         return f"Everyone took a trick: {_points(points[0])} each."
@@ -104,7 +113,7 @@ def _check_planned(deals_planned: object) -> None:
                          f"not {deals_planned!r}")
 
 
-def lowest(totals: Sequence[int]) -> tuple[int, ...]:
+def lowest(totals: Sequence[int]) -> tuple[int, ...]:  # (scoring.lowest is the same rule)
     """Seats with the lowest total; empty when all four are level (a draw)."""
     low = min(totals)
     seats = tuple(s for s in range(4) if totals[s] == low)
@@ -143,12 +152,16 @@ def default_players() -> list[dict[str, Any]]:
 
 
 class Game:
-    """A whole game: ``deals_planned`` deals, dealer passing clockwise after the cut."""
+    """A whole game: ``deals_planned`` deals, dealer passing clockwise after the cut.
+
+    ``scoring`` ("classic" or "pool", see ``scoring.py``) is a rule of the game: under the pool
+    a tie-break deal may follow the agreed ones, and a perfect first deal ends the game."""
 
     def __init__(self, deals_planned: int = DEFAULT_DEALS, seed: int | None = None, *,
                  players: Sequence[dict[str, Any]] | None = None,
-                 dealer: int | None = None) -> None:
+                 dealer: int | None = None, scoring: str = DEFAULT_SCORING) -> None:
         _check_planned(deals_planned)
+        check_scoring(scoring)
         if seed is None:
             seed = random.SystemRandom().randrange(2**53)
         cut: Cut | None = None
@@ -156,14 +169,17 @@ class Game:
         if first is None:
             cut = cut_for_dealer(random.Random(f"nil-tui:{seed}:cut"))
             first = cut.dealer
-        self._assign(deals_planned, seed, players or default_players(), cut, first, (), ())
+        self._assign(deals_planned, seed, players or default_players(), cut, first, (), (),
+                     scoring)
         self._start_deal()
 
     def _assign(self, deals_planned: int, seed: int | None, players: Sequence[dict[str, Any]],
                 cut: Cut | None, first_dealer: int, incidents: Sequence[dict[str, Any]],
-                undone: Sequence[dict[str, Any]]) -> None:
+                undone: Sequence[dict[str, Any]],
+                scoring: str = DEFAULT_SCORING) -> None:
         """Set every field; no deal yet (the callers add them)."""
         self.deals_planned = deals_planned
+        self.scoring: str = scoring
         self.seed: int | None = seed
         self.players: list[dict[str, Any]] = [dict(p) for p in players]
         if len(self.players) != 4:
@@ -184,31 +200,43 @@ class Game:
     def from_parts(cls, *, deals_planned: int, seed: int | None,
                    players: Sequence[dict[str, Any]], cut: Cut | None, first_dealer: int,
                    deals: Sequence[Deal], incidents: Sequence[dict[str, Any]] = (),
-                   undone: Sequence[dict[str, Any]] = ()) -> Game:
+                   undone: Sequence[dict[str, Any]] = (),
+                   scoring: str = DEFAULT_SCORING) -> Game:
         """A game in progress (or over) from its parts, e.g. as a record describes it.
 
         ``deals`` are the deals played so far, in order (the game takes them over: do not
         change them afterwards other than through the game); every one but the last must be
-        over, and each is dealt by the seat whose turn it was. ValueError when the parts do
-        not fit together.
+        over, each is dealt by the seat whose turn it was and played under the rule the
+        scoring gives it (``Game.next_rule``: the pool, a tie-break). ValueError when the
+        parts do not fit together.
         """
         _check_planned(deals_planned)
+        check_scoring(scoring)
         if first_dealer not in (0, 1, 2, 3):
             raise ValueError(f"first_dealer must be a seat 0..3, not {first_dealer!r}")
         if cut is not None and cut.dealer != first_dealer:
             raise ValueError(f"the cut makes seat {cut.dealer} the first dealer, not "
                              f"seat {first_dealer}")
-        if not 1 <= len(deals) <= deals_planned:
+        if not deals:
             raise ValueError(f"a game of {deals_planned} deals holds 1 to {deals_planned} "
                              f"deals, not {len(deals)}")
         game = cls.__new__(cls)
-        game._assign(deals_planned, seed, players, cut, first_dealer, incidents, undone)
+        game._assign(deals_planned, seed, players, cut, first_dealer, incidents, undone,
+                     scoring)
         for number, deal in enumerate(deals, 1):
+            if number > 1 and game.is_over:
+                more = " (and tie-break deals)" if scoring != DEFAULT_SCORING else ""
+                raise ValueError(f"a game of {deals_planned} deals holds 1 to {deals_planned} "
+                                 f"deals{more}, not {len(deals)}: it is over after deal "
+                                 f"{number - 1}")
             if deal.dealer != game.dealer_of(number):
                 raise ValueError(f"deal {number} must be dealt by seat "
                                  f"{game.dealer_of(number)}, not seat {deal.dealer}")
             if number < len(deals) and not deal.is_over:
                 raise ValueError(f"deal {number} is not over, but a later deal follows")
+            rule = game.next_rule()
+            if deal.rule != rule:
+                raise ValueError(f"deal {number} must be played under {rule}, not {deal.rule}")
             game._add_deal(deal)
         return game
 
@@ -224,9 +252,47 @@ class Game:
 
     @property
     def phase(self) -> Phase:
-        if not self.deal.is_over:
+        deal = self.deal
+        if not deal.is_over:
             return Phase.PLAYING
-        return Phase.GAME_OVER if len(self.deals) >= self.deals_planned else Phase.DEAL_OVER
+        if deal.rule.is_pool:
+            settled = deal.settle()
+            if settled.perfect is not None:
+                return Phase.GAME_OVER
+            if settled.tiebreak:
+                return Phase.DEAL_OVER
+        return Phase.GAME_OVER if self.agreed_deals >= self.deals_planned else Phase.DEAL_OVER
+
+    @property
+    def agreed_deals(self) -> int:
+        """The deals played (or being played) that count among the agreed ones: every deal
+        but the pool's tie-break deals."""
+        return sum(1 for d in self.deals if not d.rule.tiebreak)
+
+    def next_rule(self) -> DealRule:
+        """The rule of the deal that comes next (the first one in a game with no deal yet):
+        the scoring, the pool it starts with, the seats of a tie-break."""
+        if not self.deals:
+            return first_rule(self.scoring)
+        last = self.deals[-1]
+        return last.rule.after(last.settle())
+
+    @property
+    def pool(self) -> int:
+        """The pool now: after the last finished deal (0 under the classic scoring)."""
+        deal = self.deal
+        return deal.settle().pool if deal.is_over else deal.rule.pool
+
+    @property
+    def perfect(self) -> int | None:
+        """The seat whose clean deal (or sweep) in the first deal of a pool game ended it at
+        once, else None."""
+        first = self.deals[0]
+        return first.settle().perfect if first.is_over else None
+
+    def settlements(self) -> list[Settlement]:
+        """The full result of every finished deal, in order."""
+        return [d.settle() for d in self.deals if d.is_over]
 
     @property
     def to_move(self) -> int | None:
@@ -243,6 +309,7 @@ class Game:
         number = len(self.deals) + 1
         dealer = self.dealer_of(number)
         deal = Deal.new(dealer, rng or deal_rng(self.seed, number))
+        deal.rule = self.next_rule()  # (before any card: a tie-break ends differently)
         self._add_deal(deal)
         return DealStarted(number, dealer)
 
@@ -264,7 +331,7 @@ class Game:
             events.append(TrickWon(number, trick_number, done, clean[done.winner]))
             if deal.is_over:
                 events.append(DealEnded(number, deal.taken, deal.points, deal.ended_early,
-                                        self.totals))
+                                        self.totals, deal.settle(), deal.rule))
                 if self.is_over:
                     events.append(GameEnded(self.totals, self.losers))
         return events
@@ -360,8 +427,9 @@ class Game:
     @property
     def losers(self) -> tuple[int, ...]:
         """Seats with the lowest total (final once the game is over, "so far" before);
-        empty when all four are level."""
-        return lowest(self.totals)
+        empty when all four are level. After a perfect game (pool scoring), the other
+        three."""
+        return _losers(self.totals, self.perfect)
 
     @property
     def names(self) -> list[str]:

@@ -11,6 +11,7 @@ from typing import Any, NamedTuple
 from .cards import DECK, Card
 from .deal import Deal, IllegalPlay
 from .game import MAX_DEALS, Cut, Game
+from .scoring import CLASSIC, SCORINGS, DealRule, first_rule
 
 FORMAT = "nil-tui-record"
 VERSION = 1
@@ -50,7 +51,21 @@ def _deal_record(deal: Deal) -> dict[str, Any]:
         "tricks": tricks,
         "taken": list(deal.taken),
         "points": list(deal.points) if deal.is_over else None,
+        **_pool_fields(deal),
     }
+
+
+def _pool_fields(deal: Deal) -> dict[str, Any]:
+    """Under the pool scoring: the two seats of a tie-break deal, and the pool after the deal
+    (null while it is played)."""
+    rule = deal.rule
+    if not rule.is_pool:
+        return {}
+    out: dict[str, Any] = {}
+    if rule.tiebreak:
+        out["tiebreak"] = list(rule.tiebreak)
+    out["pool"] = deal.settle().pool if deal.is_over else None
+    return out
 
 
 def _optional_fields(game: Game) -> dict[str, Any]:
@@ -79,7 +94,7 @@ def to_record(game: Game) -> dict[str, Any]:
         "app_version": _app_version(),
         "created": now_utc(),
         "seed": game.seed,
-        "rules": {"deals_planned": game.deals_planned},
+        "rules": {"deals_planned": game.deals_planned, "scoring": game.scoring},
         "players": [dict(p) for p in game.players],
         "deals_planned": game.deals_planned,
         "cut": None if game.cut is None else {
@@ -189,9 +204,10 @@ def _object(value: Any, where: str) -> dict[str, Any]:
     return value
 
 
-def _four_ints(value: Any, where: str) -> tuple[int, int, int, int]:
+def _four_ints(value: Any, where: str, signed: bool = False) -> tuple[int, int, int, int]:
+    """Four whole numbers, at least 0 unless ``signed`` (the pool scoring's points)."""
     items = _list(value, where, 4)
-    if not all(_is_int(x) and x >= 0 for x in items):
+    if not all(_is_int(x) and (signed or x >= 0) for x in items):
         raise RecordError(where, f"expected four whole numbers, got {_show(items)}")
     return (items[0], items[1], items[2], items[3])
 
@@ -207,6 +223,7 @@ class _Header(NamedTuple):
     seed: int | None
     players: list[dict[str, Any]]
     finished: bool
+    scoring: str = CLASSIC
 
 
 def _read_format(record: Any) -> dict[str, Any]:
@@ -249,7 +266,17 @@ def _read_header(record: Any) -> _Header:
     finished = record.get("finished")
     if not isinstance(finished, bool):
         raise RecordError("finished", f"expected true or false, got {_show(finished)}")
-    return _Header(planned, seed, players, finished)
+    return _Header(planned, seed, players, finished, _read_scoring(record))
+
+
+def _read_scoring(record: dict[str, Any]) -> str:
+    """``rules.scoring``: "classic" (also when it is missing) or "pool"."""
+    rules = record.get("rules")
+    scoring = rules.get("scoring", CLASSIC) if isinstance(rules, dict) else CLASSIC
+    if scoring not in SCORINGS:
+        raise RecordError("rules.scoring", f"expected one of {', '.join(SCORINGS)}, got "
+                          f"{_show(scoring)}")
+    return str(scoring)
 
 
 KINDS = ("human", "bot")
@@ -330,10 +357,12 @@ def _read_cut(value: Any) -> Cut:
     return Cut(tuple(parsed), dealer)
 
 
-def _read_deal_list(record: dict[str, Any], planned: int) -> list[Any]:
+def _read_deal_list(record: dict[str, Any], planned: int, scoring: str = CLASSIC) -> list[Any]:
     deals = _list(record.get("deals"), "deals")
     if not deals:
         raise RecordError("deals", "a record holds at least one deal")
+    if scoring != CLASSIC:  # each agreed deal may be followed by a tie-break deal
+        planned *= 2
     if len(deals) > planned:
         raise RecordError("deals", f"{len(deals)} deals recorded but only {planned} planned")
     return deals
@@ -468,26 +497,69 @@ def _check_deal_end(d: dict[str, Any], deal: Deal, where: str, may_be_open: bool
             d.get("taken"), f"{where}.taken") != deal.taken:
         raise RecordError(f"{where}.taken", f"the tricks give {list(deal.taken)}")
     if deal.is_over:
-        if _four_ints(d.get("points"), f"{where}.points") != deal.points:
+        if _four_ints(d.get("points"), f"{where}.points", deal.rule.is_pool) != deal.points:
             raise RecordError(f"{where}.points", f"the rules give {list(deal.points)}")
     elif d.get("points") is not None:
         raise RecordError(f"{where}.points", "an unfinished deal has no points (null)")
 
 
-def _read_deal(value: Any, i: int, dealer: int, open_ok: bool) -> Deal:
-    """Deal ``i`` (0-based), dealt by ``dealer``, replayed and checked. ``open_ok``: it is the
-    last deal of an unfinished game, so it may stop before it is over."""
+def _read_deal(value: Any, i: int, dealer: int, open_ok: bool,
+               rule: DealRule | None = None) -> Deal:
+    """Deal ``i`` (0-based), dealt by ``dealer``, replayed and checked under ``rule`` (the
+    scoring, the pool before it, a tie-break's seats). ``open_ok``: it is the last deal of an
+    unfinished game, so it may stop before it is over."""
     where = f"deals[{i}]"
     d = _object(value, where)
     if _seat(d.get("dealer"), f"{where}.dealer") != dealer:
         raise RecordError(f"{where}.dealer", f"the dealer of deal {i + 1} must be seat "
                           f"{dealer} (the deal passes clockwise)")
     deal = Deal.from_hands(_read_hands(d.get("hands"), where), dealer)
+    if rule is not None:
+        _check_pool_rule(d, rule, where)
+        deal.rule = rule  # (before any card: a tie-break deal ends differently)
     tricks = _list(d.get("tricks"), f"{where}.tricks")
     for j, t in enumerate(tricks):
         _read_trick(deal, t, f"{where}.tricks[{j}]", open_ok and j == len(tricks) - 1)
     _check_deal_end(d, deal, where, open_ok)
+    if rule is not None and rule.is_pool:
+        pool = deal.settle().pool if deal.is_over else None
+        if d.get("pool") != pool or isinstance(d.get("pool"), bool):
+            raise RecordError(f"{where}.pool", f"the pool scoring leaves {_show(pool)} in the "
+                              f"pool, not {_show(d.get('pool'))}")
     return deal
+
+
+def _check_pool_rule(d: dict[str, Any], rule: DealRule, where: str) -> None:
+    """A pool game's deal says it is a tie-break deal exactly when the scoring makes it one."""
+    if not rule.is_pool:
+        return
+    tiebreak = d.get("tiebreak")
+    if rule.tiebreak and tiebreak != list(rule.tiebreak):
+        raise RecordError(f"{where}.tiebreak", f"seats {list(rule.tiebreak)} play this "
+                          f"tie-break deal, not {_show(tiebreak)}")
+    if not rule.tiebreak and tiebreak is not None:
+        raise RecordError(f"{where}.tiebreak", "the deal before did not call for a tie-break")
+
+
+def _read_deals(raw: list[Any], first: int, open_ok: bool, scoring: str,
+                planned: int) -> list[Deal]:
+    """Every deal, in order, each under the rule the deals before it give (the pool carries
+    over, an odd pool two clean players cannot share calls for a tie-break deal)."""
+    deals: list[Deal] = []
+    rule = first_rule(scoring)
+    agreed = 0
+    last = len(raw) - 1
+    for i, d in enumerate(raw):
+        if deals and deals[-1].is_over:
+            settled = deals[-1].settle()
+            if settled.perfect is not None or (agreed >= planned and not settled.tiebreak):
+                raise RecordError(f"deals[{i}]", "the game was over after the deal before")
+        deal = _read_deal(d, i, (first + i) & 3, i == last and open_ok, rule)
+        agreed += not rule.tiebreak
+        deals.append(deal)
+        if deal.is_over:
+            rule = rule.after(deal.settle())
+    return deals
 
 
 def _check_result(record: dict[str, Any], game: Game, finished: bool) -> None:
@@ -497,7 +569,7 @@ def _check_result(record: dict[str, Any], game: Game, finished: bool) -> None:
         if not game.is_over:
             raise RecordError("finished", f"true, but only {len(game.deals)} of "
                               f"{game.deals_planned} deals are complete")
-        if _four_ints(record.get("totals"), "totals") != game.totals:
+        if _four_ints(record.get("totals"), "totals", game.scoring != CLASSIC) != game.totals:
             raise RecordError("totals", f"the deals add up to {totals}")
         losers = [_seat(s, f"losers[{k}]")
                   for k, s in enumerate(_list(record.get("losers"), "losers"))]
@@ -505,7 +577,8 @@ def _check_result(record: dict[str, Any], game: Game, finished: bool) -> None:
             raise RecordError("losers", f"the lowest totals are seats {list(game.losers)}")
     elif game.is_over:
         raise RecordError("finished", "false, but every planned deal is complete")
-    elif "totals" in record and _four_ints(record["totals"], "totals") != game.totals:
+    elif "totals" in record and _four_ints(record["totals"], "totals",
+                                           game.scoring != CLASSIC) != game.totals:
         raise RecordError("totals", f"the finished deals add up to {totals}")
 
 
@@ -515,19 +588,17 @@ def from_record(record: Any) -> Game:
     head = _read_header(record)
     value = record.get("cut")
     cut = None if value is None else _read_cut(value)
-    raw = _read_deal_list(record, head.planned)
+    raw = _read_deal_list(record, head.planned, head.scoring)
     first = cut.dealer if cut else _seat(
         raw[0].get("dealer") if isinstance(raw[0], dict) else None, "deals[0].dealer")
-    last = len(raw) - 1
-    deals = [_read_deal(d, i, (first + i) & 3, i == last and not head.finished)
-             for i, d in enumerate(raw)]
+    deals = _read_deals(raw, first, not head.finished, head.scoring, head.planned)
     incidents = _read_incidents(record.get("incidents"), deals)
     undone = _read_undone(record.get("undone"), deals)
     _check_replaced(head.players, deals)
     try:
         game = Game.from_parts(deals_planned=head.planned, seed=head.seed,
                                players=head.players, cut=cut, first_dealer=first, deals=deals,
-                               incidents=incidents, undone=undone)
+                               incidents=incidents, undone=undone, scoring=head.scoring)
     except ValueError as exc:  # pragma: no cover - the readers above check all of this
         raise RecordError("deals", str(exc)) from None
     _check_result(record, game, head.finished)

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from .cards import DECK, FULL_MASK, SUIT_MASKS, Card, Suit, cards_of
 from .deal import Trick, voids_mask, voids_of
+from .scoring import CLASSIC_RULE, DealRule
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +26,14 @@ class PlayerView:
     deals_planned: int = 1
     totals: tuple[int, int, int, int] = (0, 0, 0, 0)
     to_move: int | None = None
+    # the game's scoring and what this deal needs of it: the pool before the deal, the two
+    # seats of a tie-break deal (scoring.py)
+    rule: DealRule = CLASSIC_RULE
+
+    @property
+    def pool(self) -> int:
+        """The pool before this deal (always 0 under the classic scoring)."""
+        return self.rule.pool
 
     @property
     def led_suit(self) -> Suit | None:
