@@ -266,6 +266,11 @@ class NilApp(App[int]):
                 from dataclasses import replace
 
                 self.options = replace(self.load_options(), **self.overrides)
+        # Drawn in ASCII from the first screen on (a question before the table too)
+        from .ascii import use_ascii
+
+        use_ascii(self, self.options.ascii)
+        if self.start == "play":
             self.start_game(self.options)
         elif self.start == "resume":
             if not self.resume_saved():

@@ -6,6 +6,10 @@ from typing import TYPE_CHECKING, Any, cast
 
 from textual.screen import Screen
 
+from ..ascii import install
+
+install()  # under --ascii every screen is drawn in ASCII (see ..ascii)
+
 if TYPE_CHECKING:
     from ..app import NilApp
 

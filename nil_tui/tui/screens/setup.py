@@ -15,6 +15,7 @@ from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Stat
 
 from ...engine.game import MAX_DEALS
 from ...options import DEFAULT_LEVEL, SPEEDS, PlayOptions
+from ..ascii import use_ascii
 from ..words import resume_point
 from .base import NilScreen
 
@@ -217,6 +218,7 @@ class SetupScreen(NilScreen):
         yield Footer()
 
     def on_mount(self) -> None:
+        use_ascii(self.app, self.options.ascii)  # this screen in the look chosen
         self._describe()
         self._describe_speed()
         specs = {spec for spec, _, _ in self.choices}
@@ -282,6 +284,10 @@ class SetupScreen(NilScreen):
     @on(Checkbox.Changed, "#trick-key")
     def _trick_pause_changed(self) -> None:
         self._describe_speed()
+
+    @on(Checkbox.Changed, "#ascii")
+    def _ascii_changed(self, event: Checkbox.Changed) -> None:
+        use_ascii(self.app, event.value)  # what ASCII looks like, at once
 
     @on(Checkbox.Changed, "#same")
     def _same_changed(self, event: Checkbox.Changed) -> None:
