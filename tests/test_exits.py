@@ -304,3 +304,78 @@ def test_an_app_that_hangs_still_ends_on_sigterm(home: Path, tmp_path: Path) -> 
     assert code == 128 + signal.SIGTERM
     assert app.text().rstrip().endswith("\x1b[?7h")  # the terminal's modes put back
     assert app.saved_plays() == plays
+
+
+# --- the processes a command starts end with it, even when it is killed -------------------------
+PLUGINS = Path(__file__).resolve().parent / "plugins"
+
+_ANALYSIS = """
+import random
+from nil_tui.analysis.estimate import Budget
+from nil_tui.analysis.workers import run_tasks
+from nil_tui.engine import Deal
+deal = Deal.new(0, random.Random(1))
+view = deal.view(deal.to_move)
+budget = Budget(min_layouts=10**6, max_layouts=10**6, max_playouts=10**9, target_se=1e-9)
+run_tasks([(view, view.legal[0].index, budget)] * 4, 2, lambda k, f: None)
+"""
+
+_REFERENCE = """
+import time
+from nil_tui.challenge import ReferenceProcess
+process = ReferenceProcess("2024-01-02")
+time.sleep(600)
+"""
+
+_PLUGIN_FROM_A_THREAD = """
+import sys, threading, time
+from nil_tui.bots import open_player
+players = []
+# opened in a thread that ends at once, as the app opens plugins in a worker thread: the
+# plugin's processes must not end with that thread, only with the program
+thread = threading.Thread(target=lambda: players.append(open_player("nil_hostile:Trivial", 1)))
+thread.start()
+thread.join()
+time.sleep(600)
+"""
+
+
+def _procs() -> Any:
+    if str(PLUGINS) not in sys.path:
+        sys.path.insert(0, str(PLUGINS))
+    import nil_procs
+
+    return nil_procs
+
+
+@pytest.mark.parametrize(("script", "count", "settle"), [
+    (_ANALYSIS, 4, 0.0), (_ANALYSIS, 4, 3.0), (_REFERENCE, 3, 0.0), (_REFERENCE, 3, 3.0),
+    (_PLUGIN_FROM_A_THREAD, 4, 0.5)],
+    ids=["analysis-workers-starting", "analysis-workers", "challenge-reference-starting",
+         "challenge-reference", "plugin-host"])
+@pytest.mark.parametrize("sig", ["SIGKILL", "SIGTERM"])
+def test_the_processes_a_program_starts_end_when_it_is_killed(
+        home: Path, script: str, count: int, settle: float, sig: str) -> None:
+    """The analysis's workers (and multiprocessing's resource tracker), the challenge's
+    reference, a plugin's processes: each ends with the program that started it, however
+    that program ends, and even while they are still starting (a worker killed in its first
+    second used to compute on for ever)."""
+    procs = _procs()
+    tag = procs.new_tag()
+    env = dict(os.environ, NIL_TUI_HOME=str(home), PYTHONPATH=str(PLUGINS), **{procs.TAG: tag})
+    program = subprocess.Popen([sys.executable, "-c", script], env=env,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               start_new_session=True)
+    try:
+        assert procs.wait_for(lambda: len(procs.tagged(tag)) >= count, 60.0), \
+            procs.tagged(tag)
+        time.sleep(settle)  # (a thread that opened a plugin has ended by now)
+        seen = procs.tagged(tag)
+        assert len(seen) >= count and program.poll() is None
+        program.send_signal(getattr(signal, sig))
+        left = procs.all_gone(tag, seen, 10.0)
+        assert not left, f"still running 10 s after {sig}: {left}"
+    finally:
+        if program.poll() is None:
+            program.kill()
+        program.wait()

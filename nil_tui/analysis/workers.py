@@ -85,8 +85,8 @@ class _Pool:
         try:
             for _ in range(size):
                 here, there = ctx.Pipe()
-                proc = ctx.Process(target=serve, args=(there,), name="nil-tui analysis",
-                                   daemon=True)
+                proc = ctx.Process(target=serve, args=(there, os.getpid()),
+                                   name="nil-tui analysis", daemon=True)
                 with _sigint_blocked():
                     proc.start()
                 there.close()
@@ -144,10 +144,16 @@ class _Pool:
                 proc.join()
 
 
-def _watch_parent() -> None:
-    """Leave at once if the parent dies while this worker computes (when idle, the end of
-    the pipe says so first)."""
-    parent = os.getppid()
+def _watch_parent(parent: int | None = None) -> None:
+    """Leave at once if the parent (``parent``: its pid, as the parent gave it) dies while
+    this worker computes (when idle, the end of the pipe says so first). The pid must come
+    from the parent: a worker that asked for its parent's pid only once started (a fresh
+    interpreter takes a while to start) would get init's if the parent had died meanwhile,
+    and watch it for ever."""
+    if parent is None:
+        parent = os.getppid()
+    if os.getppid() != parent:
+        os._exit(0)
 
     def watch() -> None:
         while True:
@@ -158,13 +164,14 @@ def _watch_parent() -> None:
     threading.Thread(target=watch, name="parent watch", daemon=True).start()
 
 
-def serve(conn: Connection) -> None:
-    """A worker's life: evaluate the tasks that come down the pipe until it closes."""
+def serve(conn: Connection, parent: int | None = None) -> None:
+    """A worker's life: evaluate the tasks that come down the pipe until it closes (or its
+    parent, whose pid is ``parent``, ends)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     mask = getattr(signal, "pthread_sigmask", None)
     if mask is not None:
         mask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    _watch_parent()
+    _watch_parent(parent)
     while True:
         try:
             k, (view, played, budget) = conn.recv()
