@@ -69,6 +69,10 @@ def build_parser(with_simulate: bool = True) -> argparse.ArgumentParser:
     play.add_argument("--bots", metavar="W=SPEC,N=SPEC,E=SPEC", default=None,
                       help="bot per seat, e.g. W=easy,N=hard,E=expert (a seat left out "
                       "plays at the --difficulty level, else normal)")
+    play.add_argument("--scoring", choices=("classic", "pool"), default=None,
+                      help="how deals are scored: classic, or pool (the original game's: "
+                      "points paid into a pool that a clean player collects; see nil-tui "
+                      "rules)")
     play.add_argument("--seed", type=argtypes.seed, default=None,
                       help="seed for a reproducible game (default: a random game)")
     play.add_argument("--speed", choices=SPEEDS, default=None,
@@ -315,6 +319,8 @@ def play_overrides(args: argparse.Namespace) -> dict[str, object]:
         overrides["theme"] = args.theme
     if args.meter is not None:
         overrides["meter"] = args.meter
+    if args.scoring is not None:
+        overrides["scoring"] = args.scoring
     return overrides
 
 

@@ -30,6 +30,7 @@ class PlayOptions:
     auto_play: bool = True  # a card you are forced to play is played for you
     trick_pause: str = "brief"  # one of TRICK_PAUSES
     meter: bool = False  # show the chance to stay clean (the game then counts as assisted)
+    scoring: str = "classic"  # or "pool": engine/scoring.py
     # a daily challenge's date (YYYY-MM-DD): fixed deals and bots; hints, undo, meter off
     challenge: str | None = None
     extra: dict[str, str] = field(default_factory=dict)
@@ -65,6 +66,8 @@ def options_from_dict(data: dict[str, Any], base: PlayOptions | None = None) -> 
     for key in ("ascii", "four_color", "auto_play", "meter"):
         if isinstance(data.get(key), bool):
             out = replace(out, **{key: data[key]})
+    if data.get("scoring") in ("classic", "pool"):
+        out = replace(out, scoring=data["scoring"])
     theme = data.get("theme")
     if theme is None or isinstance(theme, str):
         out = replace(out, theme=theme)

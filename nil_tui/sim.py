@@ -28,6 +28,7 @@ from . import argtypes
 from .bots.safety import DEFAULT_TIME_CAP
 from .engine import SEAT_NAMES, Game
 from .engine.game import DEFAULT_DEALS, MAX_DEALS
+from .engine.scoring import CLASSIC, SCORINGS
 
 EXIT_USAGE = 2
 DEFAULT_BOTS = "easy,easy,easy,easy"
@@ -49,6 +50,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "with --rotate each is played 4 times)")
     parser.add_argument("--deals", type=argtypes.deals, default=DEFAULT_DEALS, metavar="N",
                         help=f"deals per game, 1-{MAX_DEALS} (default {DEFAULT_DEALS})")
+    parser.add_argument("--scoring", choices=SCORINGS, default=CLASSIC,
+                        help="how deals are scored: classic (the default) or pool (the "
+                        "original game's: points paid into a pool a clean player collects; "
+                        "see nil-tui rules)")
     parser.add_argument("--seed", type=argtypes.seed, default=None, metavar="S",
                         help="match seed, 0 to 2**64-1; the same seed and bots replay the same "
                         "games (default: random, printed in the summary)")
@@ -101,7 +106,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = run_match(specs, args.games, args.deals, seed, rotate=args.rotate,
                            jobs=args.jobs, time_cap=args.time_cap or None,
-                           records_file=cast(TextIO, records), progress=sys.stderr.isatty())
+                           records_file=cast(TextIO, records), progress=sys.stderr.isatty(),
+                           scoring=args.scoring)
         if records is not None:
             records.close()
     except BotSpecError as exc:
@@ -234,6 +240,7 @@ class GameTask:
     deals: int
     time_cap: float | None
     keep_record: bool
+    scoring: str = CLASSIC
 
     def position(self, seat: int) -> int:
         """Lineup position of the bot in ``seat``: rotation r moves position k to seat k+r."""
@@ -266,7 +273,8 @@ def play_game(task: GameTask) -> GameOutcome:
 
     positions = (task.position(0), task.position(1), task.position(2), task.position(3))
     players = [{"name": task.specs[k], "kind": "bot", "bot": task.specs[k]} for k in positions]
-    game = Game(deals_planned=task.deals, seed=task.seed, players=players)
+    game = Game(deals_planned=task.deals, seed=task.seed, players=players,
+                scoring=task.scoring)
     # A bot's seed follows its lineup position, so it plays the same in every rotation.
     seeds = [seat_seed(task.seed, k) for k in positions]
     with GameDriver(game, opener=default_opener(task.time_cap), seeds=seeds) as driver:
@@ -284,11 +292,12 @@ def play_game(task: GameTask) -> GameOutcome:
 
 
 def match_tasks(specs: Sequence[str], games: int, deals: int, seed: int, rotate: bool,
-                time_cap: float | None, keep_record: bool) -> list[GameTask]:
+                time_cap: float | None, keep_record: bool,
+                scoring: str = CLASSIC) -> list[GameTask]:
     """Every game of a match, in the order they are reported and recorded."""
     lineup = (specs[0], specs[1], specs[2], specs[3])
     rotations = range(4) if rotate else range(1)
-    return [GameTask(i, r, game_seed(seed, i), lineup, deals, time_cap, keep_record)
+    return [GameTask(i, r, game_seed(seed, i), lineup, deals, time_cap, keep_record, scoring)
             for i in range(games) for r in rotations]
 
 
@@ -385,6 +394,7 @@ class MatchResult:
     seed: int
     rotate: bool
     games: int = 0  # games played, each rotation counted
+    scoring: str = CLASSIC
     deals: int = 0  # deals played, each rotation counted
     incidents: int = 0  # decisions a failing bot had played for it
     bots: dict[str, BotStats] = field(default_factory=dict)
@@ -410,13 +420,16 @@ class MatchResult:
         self.incidents += outcome.incidents
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "games": self.games,
             "deals": self.deals,
             "seed": self.seed,
             "rotate": self.rotate,
             "bots": {spec: stats.to_json() for spec, stats in self.bots.items()},
         }
+        if self.scoring != CLASSIC:  # (a classic match's summary is as it always was)
+            out["scoring"] = self.scoring
+        return out
 
     def summary(self) -> str:
         """The result as a table for people."""
@@ -424,7 +437,8 @@ class MatchResult:
         fmt = "rotated lineup" if self.rotate else "fixed seats"
         lines = [
             (f"{self.games} games, {self.deals} deals ({fmt}); seed {self.seed} "
-             f"(repeat with --seed {self.seed})"),
+             f"(repeat with --seed {self.seed})"
+             + ("; pool scoring" if self.scoring != CLASSIC else "")),
             f"lineup: {lineup}",
             "",
         ]
@@ -634,19 +648,22 @@ def _check_match(specs: Sequence[str], games: int, deals: int, seed: int, jobs: 
 def run_match(specs: Sequence[str], games: int, deals: int, seed: int, rotate: bool = False,
               jobs: int = 1, time_cap: float | None = DEFAULT_TIME_CAP,
               records_path: str | None = None, progress: bool = False, *,
-              records_file: TextIO | None = None) -> MatchResult:
+              records_file: TextIO | None = None, scoring: str = CLASSIC) -> MatchResult:
     """Play a match and return its statistics.
 
     ``specs`` are four bot specs by lineup position (= seat without rotation). Records go to
     ``records_path`` (a new .jsonl file) or an open ``records_file``, one game per line, in
-    game order. Raises ValueError for bad counts and BotSpecError for bad specs.
+    game order. ``scoring``: "classic" or "pool" (``engine/scoring.py``). Raises ValueError
+    for bad counts and BotSpecError for bad specs.
     """
     _check_match(specs, games, deals, seed, jobs, time_cap)
+    if scoring not in SCORINGS:
+        raise ValueError(f"scoring must be one of {', '.join(SCORINGS)}, not {scoring!r}")
     lineup = (specs[0], specs[1], specs[2], specs[3])
     own_file = records_file is None and records_path is not None
     out = open(records_path, "w", encoding="utf-8") if own_file else records_file  # type: ignore[arg-type]  # noqa: SIM115
-    tasks = match_tasks(lineup, games, deals, seed, rotate, time_cap, out is not None)
-    result = MatchResult(lineup, seed, rotate)
+    tasks = match_tasks(lineup, games, deals, seed, rotate, time_cap, out is not None, scoring)
+    result = MatchResult(lineup, seed, rotate, scoring=scoring)
     bar = _Progress(len(tasks), sys.stderr) if progress else None
     try:
         for outcome in _outcomes(tasks, jobs):

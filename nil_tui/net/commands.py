@@ -62,6 +62,9 @@ def add_parsers(sub: Any) -> None:
                       help="the bot for each seat nobody takes (default: normal)")
     host.add_argument("--seed", type=argtypes.seed, default=None,
                       help="seed for a reproducible game")
+    host.add_argument("--scoring", choices=("classic", "pool"), default="classic",
+                      help="how deals are scored: classic (the default) or pool (the "
+                      "original game's; see nil-tui rules)")
     host.add_argument("--bind", default="127.0.0.1", metavar="ADDR",
                       help="address to listen on (default: 127.0.0.1, this machine only)")
     host.add_argument("--port", type=port, default=None, metavar="P",
@@ -193,7 +196,7 @@ async def _host(args: argparse.Namespace) -> int:
             store.clear_current()
         config = TableConfig(deals=args.deals, seed=args.seed, bots=_bots(args.bots),
                              away_timeout=args.away_timeout, deal_pause=args.deal_pause,
-                             start_when=args.players)
+                             start_when=args.players, scoring=args.scoring)
         table = Table(config, save_game=save_game, save_table=save_table,
                       on_game_over=game_over)
         if not args.no_seat:
@@ -333,6 +336,7 @@ async def _seat(client: TableClient, *, auto: float | None, home: Path | None,
                     print("nil-tui join: the table cannot be reached any more; run the same "
                           "join again to come back", file=sys.stderr)
                     return 1
+                answered, went_on = -1, 0  # what was sent may have been lost with the link
                 continue
             if isinstance(message, str):  # a line typed
                 await _typed(client, message)

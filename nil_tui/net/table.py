@@ -66,11 +66,12 @@ class TableConfig:
     deal_pause: float = 30.0
     start_when: int | None = None
     """Start by itself once this many people are seated (else the owner sends ``start``)."""
+    scoring: str = "classic"  # or "pool" (engine/scoring.py)
 
     def to_json(self) -> JSON:
         return {"deals": self.deals, "seed": self.seed, "bots": list(self.bots),
                 "away_timeout": self.away_timeout, "deal_pause": self.deal_pause,
-                "start_when": self.start_when}
+                "start_when": self.start_when, "scoring": self.scoring}
 
     @classmethod
     def from_json(cls, data: JSON) -> TableConfig:
@@ -79,7 +80,8 @@ class TableConfig:
                    bots=(str(bots[0]), str(bots[1]), str(bots[2]), str(bots[3])),
                    away_timeout=float(data.get("away_timeout", 60.0)),
                    deal_pause=float(data.get("deal_pause", 30.0)),
-                   start_when=data.get("start_when"))
+                   start_when=data.get("start_when"),
+                   scoring=str(data.get("scoring", "classic")))
 
 
 @dataclass
@@ -395,7 +397,8 @@ class Table:
                 players.append({"name": seat.name, "kind": "human"})
             else:
                 players.append({"name": seat.name, "kind": "bot", "bot": seat.spec})
-        self.game = Game(self.config.deals, self.config.seed, players=players)
+        self.game = Game(self.config.deals, self.config.seed, players=players,
+                         scoring=self.config.scoring)
         self.config.seed = self.game.seed
         self._new_driver()
         self._keep()

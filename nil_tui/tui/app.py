@@ -372,7 +372,7 @@ class NilApp(App[int]):
         players = [{"name": "South", "kind": "human"}] + [
             {"name": SEAT_NAMES[seat], "kind": "bot", "bot": spec}
             for seat, spec in zip(BOT_SEATS, options.bots)]
-        self._play(Game(options.deals, options.seed, players=players))
+        self._play(Game(options.deals, options.seed, players=players, scoring=options.scoring))
 
     def _replace_answer(self, answer: str | None, options: PlayOptions) -> None:
         if answer == "resume":
