@@ -119,10 +119,14 @@ class TableClient:
         return message
 
     async def send(self, message: JSON) -> int:
-        """Send a request (its id is added); returns the id."""
+        """Send a request (its id is added); returns the id. On a connection that has gone,
+        the message is lost and the next :meth:`receive` says the connection closed."""
         assert self.ws is not None
         self._id += 1
-        await self.ws.send(encode({**message, "id": self._id}))
+        try:
+            await self.ws.send(encode({**message, "id": self._id}))
+        except ConnectionClosed:
+            pass
         return self._id
 
     async def act(self, action: session.Action, turn: int | None = None) -> int:

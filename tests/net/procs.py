@@ -39,11 +39,12 @@ class Proc:
         self.lines: list[str] = []
         self._buffer = b""
 
-    def read_until(self, pattern: str | re.Pattern[str], timeout: float = 60.0) -> re.Match[str]:
-        """Read lines until one matches; AssertionError (with the output) at the deadline or
-        when the process ends first."""
+    def read_until(self, pattern: str | re.Pattern[str], timeout: float = 60.0,
+                   since: int = 0) -> re.Match[str]:
+        """Read lines until one matches (among the lines from ``since`` on); AssertionError
+        (with the output) at the deadline or when the process ends first."""
         regex = re.compile(pattern) if isinstance(pattern, str) else pattern
-        for line in self.lines:
+        for line in self.lines[since:]:
             found = regex.search(line)
             if found:
                 return found
@@ -77,7 +78,7 @@ class Proc:
             self.read_until(re.compile(r"(?!x)x"), timeout)  # nothing matches: read to EOF
         except AssertionError:
             pass
-        return self.popen.wait(timeout=5)
+        return self.popen.wait(timeout=30)
 
     def kill(self, sig: int = signal.SIGKILL) -> None:
         if self.popen.poll() is None:
