@@ -62,13 +62,20 @@ class GameLog(ScrollView, can_focus=False):
         if self.auto_scroll:
             self.scroll_end(animate=False, immediate=True, x_axis=False)
 
+    def _to_end(self) -> None:
+        if self.auto_scroll:
+            self.scroll_end(animate=False, immediate=True, x_axis=False)
+
     def on_resize(self, event: Resize) -> None:
+        """Any change of size, of the terminal or of the panels beside the log (the card
+        tracker opening), keeps the newest line in view: lines are wrapped again for a new
+        width, and the end is scrolled to once the new height is laid out."""
         width = self._wrap_width()
-        if not event.size.width or width == self._width:
-            return
-        self._width = width
-        self._strips = [strip for text in self._texts for strip in self._wrap(text, width)]
+        if event.size.width and width != self._width:
+            self._width = width
+            self._strips = [strip for text in self._texts for strip in self._wrap(text, width)]
         self._resized()
+        self.call_after_refresh(self._to_end)
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
