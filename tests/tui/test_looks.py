@@ -158,3 +158,24 @@ async def test_the_hand_is_drawn_again_when_it_or_the_terminal_changes(
         assert hand._left() == left + 10
         assert top_line().index("╔") == hand._left() + hand.cursor * 5
         assert len(top_line()) == hand.size.width
+
+
+async def test_the_cursor_wraps_round_the_hand_and_home_end_go_to_its_ends(
+        quick_options: PlayOptions) -> None:
+    app = NilApp("play", options=quick_options)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        hand = table(app).query_one(Hand)
+        last = len(hand.cards) - 1
+        hand.cursor = 0
+        await pilot.press("left")
+        assert hand.cursor == last  # round from the first card to the last
+        await pilot.press("right")
+        assert hand.cursor == 0  # and back
+        await pilot.press("end")
+        assert hand.cursor == last
+        await pilot.press("home")
+        assert hand.cursor == 0
+        await pilot.press("d", "end", "a", "home")
+        assert hand.cursor == 0
+        assert len(hand.cards) == last + 1  # nothing was played

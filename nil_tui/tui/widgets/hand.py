@@ -3,11 +3,12 @@ cursor the full count; no per-card focus)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.reactive import reactive
 from textual.strip import Strip
@@ -26,6 +27,10 @@ class Hand(Widget, can_focus=True):
     DEFAULT_CSS = """
     Hand { height: 4; width: 1fr; }
     """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("home", "ends(0)", "First card", show=False),
+        Binding("end", "ends(1)", "Last card", show=False),
+    ]
 
     cards: reactive[tuple[Card, ...]] = reactive((), layout=False)
     legal: reactive[frozenset[Card]] = reactive(frozenset())
@@ -54,8 +59,21 @@ class Hand(Widget, can_focus=True):
             self.cursor = min(max(self.cursor, 0), len(cards) - 1)
 
     def move(self, step: int) -> None:
+        """Move the cursor ``step`` cards; past either end it comes round to the other."""
         if self.cards:
-            self.cursor = min(max(self.cursor + step, 0), len(self.cards) - 1)
+            self.cursor = (self.cursor + step) % len(self.cards)
+
+    def action_ends(self, last: int) -> None:
+        """Home / End: the cursor to the first or the last card, as the screen moves it (so
+        a key during a finished trick's pause does what an arrow key does there)."""
+        if not self.cards:
+            return
+        step = (len(self.cards) - 1 if last else 0) - self.cursor
+        mover = getattr(self.screen, "action_move", None)
+        if callable(mover):
+            mover(step)
+        else:
+            self.move(step)
 
     def leftmost_legal(self) -> None:
         for i, card in enumerate(self.cards):
