@@ -179,7 +179,7 @@ class _Host:
         """The host's answer to "hello" (the plugin imported, or why not), within
         START_TIMEOUT; the start notice is given if it takes longer than NOTICE_AFTER."""
         kinds = {protocol.LOADED, protocol.MISSING, protocol.BROKEN}
-        notice = _start_notice
+        notice: Callable[[str], object] | None = getattr(_notices, "notice", None)
         if notice is None:
             return self.receive(START_TIMEOUT, kinds)
         try:
@@ -343,17 +343,17 @@ def _now() -> float:
     return time.monotonic()
 
 
-_start_notice: Callable[[str], object] | None = None
+_notices = threading.local()
 _sandbox_said = False
 
 
 def set_start_notice(notice: Callable[[str], object] | None) -> None:
-    """Have ``notice("starting plugin X...")`` called (in the thread that opens the player)
-    when a plugin's new process takes longer than NOTICE_AFTER seconds to import it (it is
-    given up after START_TIMEOUT). None: no notice. ``simulate`` and ``play`` print it on
-    stderr; the app can show it while the table waits."""
-    global _start_notice
-    _start_notice = notice
+    """For the players this thread opens: have ``notice("starting plugin X...")`` called
+    (in this thread) when a plugin's new process takes longer than NOTICE_AFTER seconds to
+    import it (it is given up after START_TIMEOUT). None: no notice. ``simulate`` and
+    ``play`` print it on stderr; the app can show it while the table waits (set it in the
+    thread that opens the plugins, and back to None after)."""
+    _notices.notice = notice
 
 
 def _say_sandbox(why: object, log: Path | None) -> None:
@@ -455,8 +455,8 @@ def shutdown(grace: float = 1.0) -> None:
 def _forget_hosts() -> None:
     """In a process forked from this one (a simulate job): the hosts are the parent's, and
     so is the notice."""
-    global _POOL_LOCK, _start_notice
-    _start_notice = None
+    global _POOL_LOCK
+    _notices.notice = None
     _IDLE.clear()
     _LIVE.clear()
     _POOL_LOCK = threading.Lock()

@@ -239,3 +239,29 @@ def test_play_says_it_is_starting_a_plugin_and_gives_up_on_an_endless_import(
     lines = result.stderr.strip().splitlines()
     assert result.returncode == 2 and lines[0] == "nil-tui play: starting plugin nil_sleepy:Bot..."
     assert "did not answer within 10 s" in lines[-1] and len(lines) == 2, lines
+
+
+def test_the_notice_is_for_the_thread_that_asked_for_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The app opens plugins in a worker thread and shows the notice there; another thread
+    (another game) opening a slow plugin meanwhile gives it no notice."""
+    import threading
+
+    from nil_tui.bots.players import set_start_notice
+
+    monkeypatch.setenv("NIL_TUI_SLEEPY_SECONDS", "3")
+    heard: list[tuple[str, str]] = []
+
+    def open_slow(name: str, listen: bool) -> None:
+        if listen:
+            set_start_notice(lambda text: heard.append((name, text)))
+        try:
+            open_player("nil_sleepy:Bot", 1).close()
+        finally:
+            set_start_notice(None)
+
+    threads = [threading.Thread(target=open_slow, args=(name, name == "a")) for name in "ab"]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert heard == [("a", "starting plugin nil_sleepy:Bot...")]
