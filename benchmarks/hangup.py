@@ -15,6 +15,9 @@ The terminal goes away in one of three ways: ``hangup`` (the pty is the app's co
 terminal and its master is closed: SIGHUP, then EIO and EOF), ``no-ctty`` (the master is
 closed but the pty is not the controlling terminal: no signal, only EIO and EOF) and
 ``tmux`` (``tmux kill-session`` on a tmux server of its own; left out when tmux is missing).
+A fourth, ``web-tab``, is a browser tab of ``nil-tui serve`` closed: the app runs under
+Textual's web driver with pipes for its packets, and gets the server's "quit" (SIGTERM if
+it has drawn nothing yet, as the server does).
 
 Printed: how many processes outlived 2 s after the close (the target is 0), the slowest
 exits, the exit statuses (129 after a hang-up; -1 when SIGHUP came before the app had started;
@@ -22,7 +25,7 @@ none for tmux, whose server is the parent), the closes taken for a crash (target
 many closes left the game in the store (as the saved game, or in history when it had ended),
 out of those made once the table was drawn.
 
-    python benchmarks/hangup.py [--closes 50] [--seed 1]
+    python benchmarks/hangup.py [--closes 50] [--seed 1] [--ways web-tab]
 """
 
 from __future__ import annotations
@@ -192,6 +195,91 @@ class TmuxRun:
         self._tmux("kill-server")
 
 
+class WebRun:
+    """The app as ``nil-tui serve`` runs it for a browser tab (Textual's web driver, packets
+    on pipes); closed as the server does when the tab goes: a "quit" packet."""
+
+    def __init__(self, argv: list[str], env: dict[str, str]) -> None:
+        env = dict(env, TEXTUAL_DRIVER="textual.drivers.web_driver:WebDriver",
+                   ROWS=str(ROWS))
+        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, env=env,
+                                     start_new_session=True)
+        self.pid = self.proc.pid
+        self.screen = ""
+        self.received = 0
+        self.status: int | None = None
+        self._buffer = b""
+        self._started = False
+        assert self.proc.stdout is not None
+        os.set_blocking(self.proc.stdout.fileno(), False)
+
+    def pump(self, seconds: float) -> None:
+        assert self.proc.stdout is not None
+        fd = self.proc.stdout.fileno()
+        end = time.monotonic() + seconds
+        while (left := end - time.monotonic()) > 0:
+            ready, _, _ = select.select([fd], [], [], left)
+            if not ready:
+                continue
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                chunk = b""
+            if not chunk:
+                time.sleep(max(0.0, end - time.monotonic()))
+                return
+            self._buffer += chunk
+            if not self._started:
+                if b"__GANGLION__\n" not in self._buffer:
+                    continue
+                self._buffer = self._buffer.split(b"__GANGLION__\n", 1)[1]
+                self._started = True
+            while len(self._buffer) >= 5:
+                size = int.from_bytes(self._buffer[1:5], "big")
+                if len(self._buffer) < 5 + size:
+                    break
+                kind, payload = self._buffer[:1], self._buffer[5:5 + size]
+                self._buffer = self._buffer[5 + size:]
+                if kind == b"D":
+                    text = payload.decode("utf-8", "replace")
+                    self.received += len(text)
+                    self.screen = (self.screen + text)[-200_000:]
+
+    def _packet(self, kind: bytes, payload: bytes) -> None:
+        try:
+            assert self.proc.stdin is not None
+            self.proc.stdin.write(kind + len(payload).to_bytes(4, "big") + payload)
+            self.proc.stdin.flush()
+        except (OSError, ValueError):
+            pass
+
+    def press_enter(self) -> None:
+        self._packet(b"D", b"\r")
+
+    def close(self) -> None:
+        """As the server does: "quit"; SIGTERM instead to an app that has drawn nothing yet
+        (it reads no input before it draws)."""
+        if self.received:
+            self._packet(b"M", b'{"type": "quit"}')
+        else:
+            self.proc.send_signal(signal.SIGTERM)
+
+    def gone(self) -> bool:
+        if self.status is None and self.proc.poll() is not None:
+            self.status = self.proc.returncode
+        # The server keeps reading what a closing app writes.
+        if self.status is None:
+            self.pump(0.005)
+        return self.status is not None
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait(timeout=10)
+        self.status = self.proc.returncode
+
+
 @dataclass
 class Close:
     moment: str
@@ -205,7 +293,7 @@ class Close:
     notes: list[str] = field(default_factory=list)
 
 
-def drive(run: PtyRun | TmuxRun, moment: str, rng: random.Random) -> bool:
+def drive(run: PtyRun | TmuxRun | WebRun, moment: str, rng: random.Random) -> bool:
     """Bring the game to ``moment``; False when it did not come in time."""
     if moment == "first-frame":
         run.pump(rng.uniform(0.0, 0.8))
@@ -252,9 +340,11 @@ def one_close(index: int, moment: str, way: str, rng: random.Random, seed: int) 
     close = Close(moment, way, speed)
     home = tempfile.mkdtemp(prefix="nil-tui-hangup-")
     argv, env = app_command(seed + index, speed, "easy" if late else None), app_env(home)
-    run: PtyRun | TmuxRun
+    run: PtyRun | TmuxRun | WebRun
     if way == "tmux":
         run = TmuxRun(argv, env, f"nil-tui-hangup-{os.getpid()}-{index}")
+    elif way == "web-tab":
+        run = WebRun(argv, env)
     else:
         run = PtyRun(argv, env, ctty=way == "hangup")
     try:
@@ -288,9 +378,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--closes", type=int, default=50, help="terminals to close")
     parser.add_argument("--seed", type=int, default=1, help="seed of the random moments")
+    parser.add_argument("--ways", default=None, metavar="W,W",
+                        help="only these ways of closing (hangup, no-ctty, tmux, web-tab)")
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    ways = ["hangup", "no-ctty"] + (["tmux"] if shutil.which("tmux") else [])
+    ways = ["hangup", "no-ctty"] + (["tmux"] if shutil.which("tmux") else []) + ["web-tab"]
+    if args.ways:
+        ways = [w for w in ways if w in args.ways.split(",")]
     closes: list[Close] = []
     for i in range(args.closes):
         moment, way = MOMENTS[i % len(MOMENTS)], ways[(i // len(MOMENTS)) % len(ways)]

@@ -137,6 +137,7 @@ def tab_process_class() -> type[Any]:
         def __init__(self, argv: list[str], **kwargs: Any) -> None:
             super().__init__(" ".join(argv), **kwargs)
             self.argv = argv
+            self.drawn = False  # the app has started drawing (and reading its input)
 
         async def _open_app_process(self, width: int = 80,
                                     height: int = 24) -> asyncio.subprocess.Process:
@@ -148,6 +149,7 @@ def tab_process_class() -> type[Any]:
             return process
 
         async def on_data(self, payload: bytes) -> None:
+            self.drawn = True
             try:
                 await self.remote_write_bytes(payload)
             except (ConnectionError, RuntimeError):
@@ -303,14 +305,19 @@ class TableServer:
         task.add_done_callback(self.closing.discard)
 
     async def _end(self, tab: Any) -> None:
-        """Tell the tab's app to quit (it saves its game), wait for it, kill it if it has not
-        ended in time."""
+        """Tell the tab's app to quit: it saves its game and ends (its own watchdog makes
+        sure within 1.5 s). An app that has drawn nothing yet reads no input either: it gets
+        SIGTERM instead (no game is loaded in it yet). One still there after STOP_WAIT is
+        killed."""
         process = tab.process
+        stopping = asyncio.ensure_future(tab.stop())
         try:
-            await asyncio.wait_for(asyncio.shield(tab.stop()), STOP_WAIT)
             if process is not None:
+                if not tab.drawn:
+                    process.send_signal(signal.SIGTERM)
                 await asyncio.wait_for(process.wait(), STOP_WAIT)
-        except (asyncio.TimeoutError, ConnectionError, RuntimeError):
+            await asyncio.wait_for(stopping, STOP_WAIT)
+        except (asyncio.TimeoutError, ConnectionError, ProcessLookupError, RuntimeError):
             pass
         if process is not None and process.returncode is None:
             try:
@@ -318,6 +325,8 @@ class TableServer:
                 await asyncio.wait_for(process.wait(), STOP_WAIT)
             except (ProcessLookupError, asyncio.TimeoutError):
                 pass
+        if not stopping.done():
+            stopping.cancel()
 
     async def settle(self) -> None:
         """Until the tabs being closed have ended (their games saved), or SETTLE_WAIT."""
