@@ -8,6 +8,7 @@ import asyncio
 import json
 import random
 import ssl
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -54,6 +55,7 @@ class TableClient:
         self.record: JSON | None = None
         self.refusals: list[JSON] = []
         self._id = 0
+        self._pending: deque[str] = deque()
 
     @property
     def url(self) -> str:
@@ -61,6 +63,7 @@ class TableClient:
 
     async def connect(self, timeout: float = 10.0) -> JSON:
         """Connect and say hello; the welcome, or JoinError with the table's reason."""
+        self._pending.clear()
         tls = self.tls
         if self.invite.tls and tls is None:
             tls = ssl.create_default_context()
@@ -95,17 +98,26 @@ class TableClient:
         """The next message (None when the connection has closed): a session value (news,
         or this seat's TableState, kept as ``state``) or one of the table's own messages, as
         an object (the seats kept as ``seats``, the record at the end as ``record``)."""
-        assert self.ws is not None
+        if not self._pending:
+            assert self.ws is not None
+            try:
+                raw = await asyncio.wait_for(self.ws.recv(), timeout)
+            except ConnectionClosed:
+                return None
+            text = raw if isinstance(raw, str) else raw.decode("utf-8")
+            if self.capture is not None:
+                self.capture(text)
+            self._pending.extend(text.split("\n"))  # a frame: one message a line
+        line = self._pending.popleft()
         try:
-            raw = await asyncio.wait_for(self.ws.recv(), timeout)
-        except ConnectionClosed:
-            return None
-        text = raw if isinstance(raw, str) else raw.decode("utf-8")
-        if self.capture is not None:
-            self.capture(text)
-        message: JSON = json.loads(text)
-        if is_session(message):
-            value = session.from_json(text)
+            message: JSON = json.loads(line)
+            if not isinstance(message, dict):
+                raise TypeError("not an object")
+            value = session.from_json(line) if is_session(message) else None
+        except (ValueError, TypeError, RecursionError) as exc:  # ProtocolError: a ValueError
+            raise JoinError("protocol", f"the table sent a message this client cannot read "
+                            f"({str(exc)[:80]})") from None
+        if value is not None:
             if isinstance(value, session.TableState):
                 self.state = value
             return value

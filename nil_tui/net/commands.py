@@ -313,6 +313,7 @@ async def _seat(client: TableClient, *, auto: float | None, home: Path | None,
     import sys
 
     from ..session import protocol as session
+    from .client import JoinError
     from .text import LineInput, describe_news, describe_seats, describe_state, out
 
     problem = await _connect(client, home, kept)
@@ -325,7 +326,11 @@ async def _seat(client: TableClient, *, auto: float | None, home: Path | None,
     answered, went_on = -1, 0
     try:
         for _attempt in range(100_000):
-            message = await _next(client, lines)
+            try:
+                message = await _next(client, lines)
+            except JoinError as exc:
+                print(f"nil-tui join: {exc.reason}", file=sys.stderr)
+                return 1
             if message is None:  # the connection is gone
                 if client.record is not None:
                     return 0

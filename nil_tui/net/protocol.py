@@ -16,6 +16,7 @@ import json
 from typing import Any, NamedTuple, TypeGuard
 
 from .. import __version__
+from ..engine import DECK, Card, Play, Trick
 from ..session import protocol as session
 
 PROTOCOL = 1
@@ -188,6 +189,34 @@ def is_session(message: JSON) -> bool:
     return "protocol" in message and message.get("type") in session.MESSAGES
 
 
+_CODES: dict[Card, str] = {card: str(card) for card in DECK}
+
+
+def _plain(value: Any) -> Any:
+    """A field of a session value as JSON data: what the session's own writer makes of it,
+    by the type of the value (a card, a play, a trick, a tuple)."""
+    kind = type(value)
+    if kind is Card:
+        return _CODES[value]
+    if kind is tuple:
+        return [_plain(item) for item in value]
+    if kind is Play:
+        return {"seat": value.seat, "card": _CODES[value.card], "forced": value.forced}
+    if kind is Trick:
+        return {"leader": value.leader, "cards": [_CODES[c] for c in value.cards],
+                "winner": value.winner}
+    return value
+
+
+def state_json(state: session.TableState) -> str:
+    """A seat's state written exactly as ``session.to_json`` writes it (a test compares
+    them over whole games), but several times faster: the table writes four a card."""
+    data: JSON = {"protocol": session.PROTOCOL_VERSION, "type": "TableState"}
+    for name, value in zip(state._fields, state):
+        data[name] = _plain(value)
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
+
+
 __all__ = ["MAX_MESSAGE", "PROTOCOL", "Hello", "Refusal", "Request", "act", "clean_name",
            "decode", "encode", "hello", "is_session", "read_hello", "read_request",
-           "short_version"]
+           "short_version", "state_json"]

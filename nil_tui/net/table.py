@@ -35,7 +35,16 @@ from ..engine import (
 )
 from ..session import protocol as session
 from . import keys
-from .protocol import JSON, PROTOCOL, Hello, Refusal, Request, encode, short_version
+from .protocol import (
+    JSON,
+    PROTOCOL,
+    Hello,
+    Refusal,
+    Request,
+    encode,
+    short_version,
+    state_json,
+)
 
 if TYPE_CHECKING:
     from ..driver import Player
@@ -477,23 +486,22 @@ class Table:
                 isinstance(e, DealEnded) for e in events):
             self._deal_over_at = asyncio.get_running_loop().time()
             self._wake_at(self._deal_over_at + self.config.deal_pause)
-        seats = self._seats_message(notices) if notices or game is None else None
+        seats = encode(self._seats_message(notices)) if notices or game is None else None
         record = encode({"type": "record", "record": game.to_record()}) \
             if game is not None and game.is_over and not self._finished else None
         for seat in self.seats:
             member = seat.member
             if member is None:
                 continue
-            if seats is not None:
-                member.send(seats)
-            if game is None:
-                continue
-            for text in news:
-                member.send_text(text)
-            member.send_text(session.to_json(self.state_of(seat.number)))
-            self.stats.views_sent += 1
-            if record is not None:
-                member.send_text(record)
+            lines = [seats] if seats is not None else []
+            if game is not None:
+                lines += news
+                lines.append(state_json(self.state_of(seat.number)))
+                self.stats.views_sent += 1
+                if record is not None:
+                    lines.append(record)
+            if lines:
+                member.send_text("\n".join(lines))  # one frame: what happened, then the state
         if game is not None and game.is_over and not self._finished:
             self._finished = True
             if self.on_game_over is not None:
@@ -552,13 +560,13 @@ class Table:
         member = self.seats[seat_number].member
         if member is None:
             return
-        member.send(self._seats_message(None))
+        lines = [encode(self._seats_message(None))]
         game = self.game
-        if game is None:
-            return
-        member.send_text(session.to_json(self.state_of(seat_number)))
-        if game.is_over:
-            member.send_text(encode({"type": "record", "record": game.to_record()}))
+        if game is not None:
+            lines.append(state_json(self.state_of(seat_number)))
+            if game.is_over:
+                lines.append(encode({"type": "record", "record": game.to_record()}))
+        member.send_text("\n".join(lines))
 
 
 def _app() -> str:

@@ -114,7 +114,11 @@ class LeakCheck:
         self.waiting: list[tuple[str, list[str]]] = []  # news not yet placed
         self.problems: list[str] = []
 
-    def feed(self, payload: bytes) -> None:
+    def feed(self, frame: bytes) -> None:
+        for line in frame.split(b"\n"):  # a frame holds one message a line
+            self._line(line)
+
+    def _line(self, payload: bytes) -> None:
         found = [m.decode() for m in CARD.findall(payload)]
         message = json.loads(payload)
         kind = message.get("type")

@@ -85,3 +85,36 @@ async def test_the_host_keeps_the_game_after_every_card() -> None:
         assert kept[0] == "0" and kept[-1] == str(plays)
         assert [int(k) for k in kept] == list(range(plays + 1))
         await c.close()
+
+
+def test_the_tables_writer_of_states_writes_what_the_session_writes() -> None:
+    """The table writes each seat's state with its own quicker writer: the same text as the
+    session's ``to_json``, for every seat after every card of whole games."""
+    from nil_tui.engine import Game, Phase
+    from nil_tui.net.protocol import state_json
+    from nil_tui.session import protocol as session
+
+    for seed in range(3):
+        rng = random.Random(seed)
+        game = Game(2, seed)
+        turn = 0
+        while True:
+            for seat in range(4):
+                pace = "your_turn" if game.deal.to_move == seat else "bot_waits"
+                if game.phase is not Phase.PLAYING:
+                    pace = game.phase.value
+                state = session.table_state(
+                    game, seat, turn=turn, pace=pace, names=["A", "B\u00e9", "C", "D"],
+                    levels=[None, "normal", None, "expert"], thinking=3 if seat else None,
+                    on_show=game.deal.tricks[-1] if game.deal.tricks else None,
+                    forced=game.deal.legal_moves()[0] if game.phase is Phase.PLAYING
+                    else None, help_allowed=False)
+                assert state_json(state) == session.to_json(state)
+                assert session.from_json(state_json(state)) == state
+            if game.phase is Phase.GAME_OVER:
+                break
+            if game.phase is Phase.DEAL_OVER:
+                game.next_deal()
+            else:
+                game.play(rng.choice(game.deal.legal_moves()))
+            turn += 1
