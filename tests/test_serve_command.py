@@ -1,0 +1,86 @@
+"""``nil-tui serve``'s command line and its server's checks, without a browser (the browser
+tests are in tests/browser): bad options are one line and status 2, a port in use too, the
+server is loaded by this command only, and a request is refused before anything starts."""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "browser"))
+from harness import Served
+
+WAIT = 60.0
+
+
+def run(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, NIL_TUI_HOME=str(home))
+    return subprocess.run([sys.executable, "-m", "nil_tui", "serve", *args],
+                          capture_output=True, text=True, env=env, timeout=WAIT, check=False)
+
+
+@pytest.mark.parametrize("args", [
+    ["--port", "70000"], ["--port", "http"], ["--bind", "no such host!"], ["--bind", ""],
+    ["--max-sessions", "0"], ["--max-sessions", "1000"], ["--public-url", "ftp://x"],
+    ["--public-url", "http://"], ["--public-url", "http://a.example/?q=1"], ["--nonsense"],
+])
+def test_a_bad_option_is_one_line_and_status_2(tmp_path: Path, args: list[str]) -> None:
+    result = run(tmp_path, *args)
+    assert result.returncode == 2, result
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert re.match(r"nil-tui( serve)?: error: ", result.stderr), result.stderr
+    assert "Traceback" not in result.stderr and result.stdout == ""
+    assert not (tmp_path / "nil-tui.db").exists()
+
+
+def test_a_port_in_use_is_one_line_and_status_2(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = run(tmp_path, "--port", str(port))
+    assert result.returncode == 2, result
+    assert re.fullmatch(rf"nil-tui serve: cannot listen on 127\.0\.0\.1 port {port} \(.+\)\n",
+                        result.stderr), result.stderr
+    assert result.stdout == ""
+
+
+def test_the_server_is_loaded_by_serve_only() -> None:
+    code = ("import sys; from nil_tui import cli; cli.build_parser(); "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+            "('aiohttp', 'textual_serve') or m.startswith('nil_tui.serve.')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=WAIT, check=True)
+    assert done.stdout.strip() == "[]"
+
+
+def test_a_request_with_a_wrong_token_starts_nothing(tmp_path: Path) -> None:
+    """Bound beyond loopback (here every address), the printed link has a token; without
+    it, or with another, the page and the websocket are refused and no process starts."""
+    server = Served(tmp_path, "--bind", "0.0.0.0", "--max-sessions", "2")
+    try:
+        found = re.search(r":(\d+)/\?token=([A-Za-z0-9_-]{32,})$", server.url)
+        assert found is not None, server.url
+        port, token = found.groups()
+        base = f"http://127.0.0.1:{port}"
+        for path in ("/", "/?token=", f"/?token={token[:-1]}", "/ws", f"/ws/{token}x"):
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(base + path, timeout=20)
+            assert refused.value.code == 403, path
+            assert "Nothing was started" in refused.value.read().decode()
+        with urllib.request.urlopen(f"{base}/?token={token}", timeout=20) as page:
+            text = page.read().decode()
+            assert f"/ws/{token}" in text
+            assert "googleapis" not in text and "https://" not in text
+            assert "default-src 'none'" in page.headers["Content-Security-Policy"]
+        assert server.tabs() == []
+    finally:
+        assert server.stop() == 0
