@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
+import pytest
 from tui_helpers import settle, table
 
 from nil_tui.engine import Card
@@ -179,3 +181,42 @@ async def test_the_cursor_wraps_round_the_hand_and_home_end_go_to_its_ends(
         await pilot.press("d", "end", "a", "home")
         assert hand.cursor == 0
         assert len(hand.cards) == last + 1  # nothing was played
+
+
+def screen_words(app: NilApp, region: object) -> str:
+    rows = app.screen._compositor.render_strips()
+    r = region  # a Region
+    return " ".join(rows[y].text[r.x:r.right] for y in range(r.y, r.bottom)).split()  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("size", [(100, 32), (80, 24)], ids=["100x32", "80x24"])
+async def test_a_hints_reason_is_on_the_status_line_at_100_columns(
+        quick_options: PlayOptions, size: tuple[int, int], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """At 100 columns the whole hint, reason too, is on screen (two rows if need be); at
+    80x24, where no row is spare, the status line says the reason is in the log."""
+    long_seen = False
+    for seed in range(8):
+        (tmp_path / str(seed)).mkdir()
+        monkeypatch.setenv("NIL_TUI_HOME", str(tmp_path / str(seed)))  # no saved game
+        app = NilApp("play", options=replace(quick_options, seed=seed))
+        async with app.run_test(size=size) as pilot:
+            await settle(app, pilot)
+            screen = table(app)
+            await pilot.press("h")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            status = screen.query_one("#status")
+            said = str(status.render())
+            hint = [line for line in screen.query_one("#log").history if line.startswith("Hint")]
+            assert hint, "the log keeps the hint"
+            if "Hint:" not in said:
+                continue  # your only card, played for you at once
+            shown = screen_words(app, status.region)
+            if size == (100, 32):
+                assert "why: in the log" not in said
+                assert shown == hint[-1].split(), (shown, hint[-1])
+            elif len(hint[-1]) > 77:
+                assert "(why: in the log)" in " ".join(shown)
+            long_seen |= len(hint[-1]) > 98
+    assert long_seen, "no hint needed two rows"

@@ -855,8 +855,10 @@ class TableScreen(NilScreen):
         line.append(f" ({message.reason})")
         # The log keeps the whole hint (it wraps); the status line shows it when it fits.
         self.log_line(line.copy())
-        width = self.query_one("#status", Static).size.width
-        if line.cell_len + 1 > width:
+        # The status line takes two rows for it when the terminal has rows to spare (taller
+        # than 24; a word may not fill a row to its end), else one.
+        width = self.query_one("#status", Static).size.width - 2
+        if line.cell_len > (2 * width - 12 if self.size.height > 24 else width - 1):
             short.append(" (why: in the log)")
             line = short
         self.status(line)
