@@ -150,3 +150,31 @@ def test_host_and_join_refuse_bad_input_in_one_line(tmp_path: Path) -> None:
         assert len(done.stderr.strip().splitlines()) == 1 and words in done.stderr, (
             args, done.stderr)
         assert "Traceback" not in done.stderr
+
+
+def test_a_table_over_tls_with_its_own_certificate(tmp_path: Path) -> None:
+    import shutil
+
+    if shutil.which("openssl") is None:
+        import pytest
+
+        pytest.skip("openssl is needed to make a certificate")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+                    "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True,
+                   timeout=60)
+    server, invite = host(tmp_path / "host", "--players", "1", "--deals", "1", "--seed", "3",
+                          "--certfile", str(cert), "--keyfile", str(key))
+    assert invite.startswith("nils://")
+    try:
+        # without the certificate trusted, the client refuses the table, in one line
+        lost = Proc(command("join", invite, "--auto"), tmp_path / "x")
+        assert lost.wait(60) == 1
+        assert any("certificate" in line.lower() for line in lost.lines), lost.lines
+        assert not any("Traceback" in line for line in lost.lines)
+        player = Proc(command("join", invite, "--auto", "--cafile", str(cert)), tmp_path / "p")
+        assert player.wait(120) == 0, "\n".join(player.lines[-20:])
+        check_record(records_in(tmp_path / "p")[0])
+    finally:
+        server.close()
