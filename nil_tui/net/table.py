@@ -489,6 +489,8 @@ class Table:
         seats = encode(self._seats_message(notices)) if notices or game is None else None
         record = encode({"type": "record", "record": game.to_record()}) \
             if game is not None and game.is_over and not self._finished else None
+        present = [s.number for s in self.seats if s.member is not None]
+        states = self.states(present) if game is not None else {}
         for seat in self.seats:
             member = seat.member
             if member is None:
@@ -496,7 +498,7 @@ class Table:
             lines = [seats] if seats is not None else []
             if game is not None:
                 lines += news
-                lines.append(state_json(self.state_of(seat.number)))
+                lines.append(state_json(states[seat.number]))
                 self.stats.views_sent += 1
                 if record is not None:
                     lines.append(record)
@@ -530,6 +532,25 @@ class Table:
         return session.table_state(game, seat, turn=driver.turn, pace=pace,
                                    names=[s.name for s in self.seats], levels=levels,
                                    thinking=thinking, help_allowed=False)
+
+    def states(self, seats: list[int]) -> dict[int, session.TableState]:
+        """The states of several seats at once: the session's for the first; the others
+        differ from it only in what is the seat's own (its seat, hand, legal cards and pace),
+        which comes from each seat's own view (a test compares them with the session's)."""
+        if not seats:
+            return {}
+        first = self.state_of(seats[0])
+        out = {seats[0]: first}
+        game = self.game
+        assert game is not None
+        for seat in seats[1:]:
+            view = game.deal.view(seat)
+            pace = first.pace
+            if pace in ("your_turn", "bot_waits"):
+                pace = "your_turn" if first.to_move == seat else "bot_waits"
+            out[seat] = first._replace(seat=seat, hand=view.hand, legal=view.legal,
+                                       pace=pace)
+        return out
 
     def _news(self, event: DriverEvent) -> session.News | None:
         """An event of the game as the session tells it (every card in it was played)."""

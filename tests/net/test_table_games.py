@@ -118,3 +118,31 @@ def test_the_tables_writer_of_states_writes_what_the_session_writes() -> None:
             else:
                 game.play(rng.choice(game.deal.legal_moves()))
             turn += 1
+
+
+def test_the_four_states_of_a_position_are_each_seats_own() -> None:
+    """The table builds the four seats' states of a position from one: each is what the
+    session's ``table_state`` gives that seat, after every card of whole games."""
+    from nil_tui.engine import Phase
+    from nil_tui.net.table import Table
+
+    for seed in range(3):
+        table = Table(TableConfig(deals=2, seed=seed, bots=("normal",) * 4))
+        for seat in table.seats:
+            seat.kind, seat.name = "person", f"P{seat.number}"
+        table.seats[2].stand_in = True
+        table._broadcast = lambda *a, **k: None  # type: ignore[method-assign]
+        table.start()
+        game, driver = table.game, table.driver
+        assert game is not None and driver is not None
+        rng = random.Random(seed)
+        while True:
+            for order in ([0, 1, 2, 3], [3, 1], [2]):
+                assert table.states(order) == {s: table.state_of(s) for s in order}
+            if game.phase is Phase.GAME_OVER:
+                break
+            if game.phase is Phase.DEAL_OVER:
+                driver.next_deal()
+            else:
+                driver.play(rng.choice(game.deal.legal_moves()))
+        driver.close()
