@@ -274,8 +274,9 @@ class TableServer:
         except (asyncio.CancelledError, ConnectionError):
             pass
         finally:
-            self.live.discard(tab)
-            self._close(tab)
+            if tab in self.live:  # (else the server's stop is ending it already)
+                self.live.discard(tab)
+                self._close(tab)
         return socket_
 
     async def _from_page(self, socket_: Any, tab: Any, text: str) -> None:

@@ -209,3 +209,20 @@ def test_on_this_machine_no_token_and_no_other_host_name(home: Path, served: Ser
         urllib.request.urlopen(request, timeout=20)
     assert refused.value.code == 403
     assert served.tabs() == []
+
+
+def test_stopping_the_server_saves_every_open_tabs_game(home: Path) -> None:
+    quick_settings(home, deals=2)
+    server = Served(home)
+    try:
+        with chromium() as context:
+            page = open_table(context, server.url)
+            (tab,) = server.tabs()
+            press_and_wait(page, "Enter")  # Start
+            before = plays_past(home, page, 2)
+            assert server.stop() == 0  # SIGTERM: as Ctrl+C, for the server alone
+            assert gone(tab)
+            page.wait_for_selector("body.-closed", state="attached", timeout=60_000)
+    finally:
+        server.stop()
+    assert saved_plays(home) >= before
