@@ -173,7 +173,15 @@ async def _host(args: argparse.Namespace) -> int:
 
     def game_over(game: Game) -> None:
         finished.append(game)
-        store.finish_game(game.to_record(), {"table": True})
+        record = game.to_record()
+        others = [str(p.get("bot") or p.get("name")) for p in record["players"][1:]]
+        store.finish_game(record, {"table": True, "bots": others})
+        if table.seats[0].owner:  # the host played South: the game joins their history
+            mine = Store.open()
+            try:
+                mine.finish_game(record, {"table": True, "bots": others})
+            finally:
+                mine.close()
 
     bound_port = args.port if args.port is not None else 4711
     if args.resume:

@@ -171,3 +171,44 @@ def same_game(records: list[dict[str, Any]]) -> None:
     """Records of one game kept by different players agree (but for when each was written)."""
     bare = [{k: v for k, v in r.items() if k != "created"} for r in records]
     assert all(b == bare[0] for b in bare[1:])
+
+
+@asynccontextmanager
+async def slow_proxy(port: int, delay: float) -> AsyncIterator[int]:
+    """A TCP proxy on loopback that holds every chunk ``delay`` seconds each way, in order
+    (latency without the kernel's netem)."""
+
+    async def relay(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        queue: asyncio.Queue[tuple[float, bytes]] = asyncio.Queue()
+
+        async def later() -> None:
+            while True:
+                due, data = await queue.get()
+                if not data:
+                    break
+                await asyncio.sleep(max(0.0, due - asyncio.get_running_loop().time()))
+                writer.write(data)
+                await writer.drain()
+            writer.close()
+
+        sender = asyncio.ensure_future(later())
+        try:
+            while data := await reader.read(65536):
+                queue.put_nowait((asyncio.get_running_loop().time() + delay, data))
+        except (ConnectionError, asyncio.CancelledError):
+            pass
+        queue.put_nowait((0.0, b""))
+        try:
+            await sender
+        except ConnectionError:
+            pass
+
+    async def handle(client_r: asyncio.StreamReader, client_w: asyncio.StreamWriter) -> None:
+        server_r, server_w = await asyncio.open_connection("127.0.0.1", port)
+        await asyncio.gather(relay(client_r, server_w), relay(server_r, client_w))
+
+    proxy = await asyncio.start_server(handle, "127.0.0.1", 0)
+    try:
+        yield proxy.sockets[0].getsockname()[1]
+    finally:
+        proxy.close()

@@ -178,3 +178,64 @@ def test_a_table_over_tls_with_its_own_certificate(tmp_path: Path) -> None:
         check_record(records_in(tmp_path / "p")[0])
     finally:
         server.close()
+
+
+def test_the_host_plays_south_and_starts_the_game_when_ready(tmp_path: Path) -> None:
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: nil-tui host in a terminal, sitting at South
+        args = command("host", "--port", "0", "--deals", "1", "--seed", "12", "--name", "Hana")
+        os.execvpe(args[0], args, env_for(tmp_path / "host"))
+    out = b""
+    guest = None
+    typed = 0
+    try:
+        deadline = time.monotonic() + 120
+        started = False
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([fd], [], [], 0.5)
+            if not ready:
+                continue
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            out += chunk
+            found = INVITE.search(out.decode(errors="replace"))
+            if found and guest is None:
+                guest = Proc(command("join", found.group(1), "--auto", "--name", "Gus"),
+                             tmp_path / "gus")
+            if not started and b"Gus sits down" in out and b"to start the game" in out:
+                os.write(fd, b"s\n")  # the host starts: two bots take the empty seats
+                started = True
+            prompts = re.findall(rb"Your turn\. Legal: ([^\r\n]*?)  > ", out)
+            if len(prompts) > typed:
+                typed = len(prompts)
+                os.write(fd, prompts[-1].split()[0] + b"\n")
+        _, status = os.waitpid(pid, 0)
+        assert os.waitstatus_to_exitcode(status) == 0, out.decode(errors="replace")[-2000:]
+        assert guest is not None and guest.wait(60) == 0
+        record = records_in(tmp_path / "gus")[0]
+        check_record(record)
+        assert [p["name"] for p in record["players"][:2]] == ["Hana", "Gus"]
+        assert [p["kind"] for p in record["players"]] == ["human", "human", "bot", "bot"]
+        assert typed > 0
+        from nil_tui.store import Store
+
+        store = Store.open(tmp_path / "host")  # the host's own history has the game
+        try:
+            games = store.history()
+            assert len(games) == 1 and games[0]["finished"]
+            assert "Gus" in str(games[0])
+        finally:
+            store.close()
+    finally:
+        try:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        except (ProcessLookupError, ChildProcessError):
+            pass
+        os.close(fd)
+        if guest is not None:
+            guest.close()
