@@ -203,6 +203,12 @@ class TableServer:
                     table.handle(seat, request)
                 except Refusal as exc:
                     conn.send(exc.message())
+                except Exception as exc:  # noqa: BLE001 - one bad request must not end the table
+                    import sys
+
+                    print(f"nil-tui host: a request failed ({type(exc).__name__}: {exc}); "
+                          "the table goes on", file=sys.stderr)
+                    conn.send(Refusal("failed", "the table could not do that").message())
         except ConnectionClosed:
             return
 
