@@ -2,6 +2,7 @@
 
     python benchmarks/simulate_overhead.py [--games 100] [--deals 8] [--seed 1]
                                            [--search-games 2]
+    python benchmarks/simulate_overhead.py --hanging
 
 Every row plays the same games (``--games`` games of ``--deals`` deals, four bots) in the way
 the game's driver plays them: one player per seat per game, opened with
@@ -20,6 +21,12 @@ figures wander; the CPU figures less so.
   once per run and seat); the line below each gives that start alone (four players opened
   and closed, no card played) and the ratio of the rest, which is what each further game
   costs.
+
+``--hanging`` measures instead what a plugin that hangs costs a match: ``nil-tui simulate
+--games 4 --deals 2`` at the default cap (10 s) with ``tests/plugins``' ``EveryOtherHanger``
+(it answers a process's first decision, hangs on its second, and so on) in one seat. After its
+first hang in a game it has 1 s per card, after its second it is out of the game (target:
+under 60 s; it took 243 s when every hang waited the full cap).
 """
 
 from __future__ import annotations
@@ -124,6 +131,25 @@ def direct(target: str, *, watchdog: bool = False) -> Callable[[int], tuple[Ask,
     return open_seats
 
 
+def hanging(seed: int) -> None:
+    import subprocess
+    import tempfile
+
+    root = Path(__file__).resolve().parents[1]
+    with tempfile.TemporaryDirectory() as home:
+        env = dict(os.environ, NIL_TUI_HOME=home, PYTHONPATH=str(root / "tests" / "plugins"))
+        env.pop("NIL_TUI_BOT_TIME_CAP", None)
+        start = time.perf_counter()
+        done = subprocess.run(
+            [sys.executable, "-m", "nil_tui", "simulate", "--games", "4", "--deals", "2",
+             "--seed", str(seed), "--bots", "nil_hostile:EveryOtherHanger,easy,easy,easy"],
+            env=env, capture_output=True, text=True, check=False)
+        wall = time.perf_counter() - start
+    last = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else done.stderr
+    print(f"a plugin that hangs every other card, 4 games x 2 deals: {wall:.1f} s wall "
+          f"(exit {done.returncode}; target under 60 s)\n  {last}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100)
@@ -131,7 +157,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--search-games", type=int, default=2,
                         help="games for the hard level's row (0 to skip it)")
+    parser.add_argument("--hanging", action="store_true",
+                        help="only the match with a plugin that hangs every other card")
     args = parser.parse_args()
+    if args.hanging:
+        hanging(args.seed)
+        return
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     os.environ.pop("NIL_TUI_BOT_TIME_CAP", None)  # the default cap
     from nil_tui.bots import LEVELS, Level

@@ -303,7 +303,7 @@ def _warden(inner: int, game_pid: int) -> None:
 
 def main() -> None:
     game_pid = os.getppid()
-    sandbox = None
+    sandbox: str | None = "no os.fork here"
     if hasattr(os, "fork"):
         processes.become_subreaper()
         moved, sandbox = _namespaces()
