@@ -46,7 +46,7 @@ def public_url(text: str) -> str:
     """The server's address as browsers reach it: http(s)://host[:port][/path]."""
     try:
         parts = urlsplit(text.strip())
-        parts.port  # noqa: B018 - raises ValueError for a bad port
+        _ = parts.port  # raises ValueError for a bad port
     except ValueError:
         parts = None
     if (parts is None or parts.scheme not in ("http", "https") or not parts.hostname

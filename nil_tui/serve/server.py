@@ -386,12 +386,12 @@ def serve(bind: str, port: int, public_url: str | None, max_sessions: int,
           ready: Callable[[str], None] | None = None) -> int:
     """Serve until SIGINT, SIGTERM or SIGHUP; then every tab's game is saved and its
     process ended. The exit status: 0, or 2 when the address cannot be listened on."""
-    try:
-        import aiohttp  # noqa: F401
-        import textual_serve  # noqa: F401
-    except ImportError as exc:
-        print(f"nil-tui serve: needs textual-serve (pip install textual-serve): {exc}",
-              file=sys.stderr)
+    from importlib.util import find_spec
+
+    missing = [name for name in ("aiohttp", "textual_serve") if find_spec(name) is None]
+    if missing:
+        print(f"nil-tui serve: needs textual-serve (pip install textual-serve); missing: "
+              f"{', '.join(missing)}", file=sys.stderr)
         return EXIT_USAGE
     server = TableServer(bind, port, public_url, max_sessions)
     return asyncio.run(_serve(server, ready or say))
