@@ -35,6 +35,7 @@ from urllib.parse import urlsplit
 STOP_WAIT = 3.0  # seconds a closing tab's process may take (its own watchdog ends it in 1.5)
 SETTLE_WAIT = 4.0  # seconds a new tab waits for closing tabs' processes to end
 TOKEN_BYTES = 24  # 192 bits
+RETRY = 3  # seconds before a page turned away for want of a free table asks again
 HEARTBEAT = 5.0  # seconds between pings: a lost connection is noticed within about twice this
 EXIT_USAGE = 2
 LOOPBACK_NAMES = ("localhost", "localhost.localdomain", "ip6-localhost")
@@ -82,7 +83,7 @@ body.-closed .intro {{ display: none; }}
 
 NOTICE = """<!DOCTYPE html>
 <html lang="en">
-<head><meta charset="utf-8"><title>{title}</title></head>
+<head><meta charset="utf-8">{refresh}<title>{title}</title></head>
 <body style="font-family: monospace; margin: 3em">
 <h1>{title}</h1>
 <p>{text}</p>
@@ -118,10 +119,12 @@ def tab_command() -> list[str]:
     return [sys.executable, "-m", "nil_tui"]
 
 
-def notice(status: int, title: str, text: str) -> Any:
+def notice(status: int, title: str, text: str, retry: int | None = None) -> Any:
+    """A plain page; ``retry``: the browser asks again after that many seconds."""
     from aiohttp import web
 
-    body = NOTICE.format(title=html.escape(title), text=html.escape(text))
+    refresh = "" if retry is None else f'<meta http-equiv="refresh" content="{retry}">'
+    body = NOTICE.format(title=html.escape(title), text=html.escape(text), refresh=refresh)
     return web.Response(status=status, text=body, content_type="text/html",
                         headers={"Content-Security-Policy": "default-src 'none'",
                                  "Cache-Control": "no-store"})
@@ -221,10 +224,12 @@ class TableServer:
                           "This nil-tui table needs the link with its access token: ask "
                           "whoever started nil-tui serve for it. Nothing was started.")
         if len(self.live) >= self.max_sessions:
+            # (Also what a reloaded tab gets when the server is full, its old connection
+            # still open until this answer comes: the page asks again a moment later.)
             return notice(503, "Every table is in use",
                           f"Every table of this server is in use (at most "
-                          f"{self.max_sessions} at once): close one of them or try again "
-                          "later. Nothing was started.")
+                          f"{self.max_sessions} at once): close one of them, and this page "
+                          "tries again by itself. Nothing was started.", retry=RETRY)
         secure = request.secure or (self.public_url or "").startswith("https:")
         path = "/ws" if self.token is None else f"/ws/{self.token}"
         websocket = f"{'wss' if secure else 'ws'}://{request.host}{path}"
