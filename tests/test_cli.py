@@ -232,3 +232,14 @@ def test_a_bot_name_and_a_failure_as_the_driver_reports_them_are_terminal_safe()
         name = d.player_name(1)
     assert name == "\\x1b]0;owned\\x07\\x1b[2J\\x00a\\nb"
     assert not UNSAFE.search(short_text(RuntimeError(HOSTILE)))
+
+
+def test_saved_settings_never_seat_the_oracle_at_a_table() -> None:
+    """The oracle sees every hand: settings that name it (written by hand) give the default
+    bots, as --difficulty oracle is refused."""
+    from nil_tui.options import PlayOptions, options_from_dict
+
+    assert options_from_dict({"bots": ["oracle", "easy", "easy"]}).bots == PlayOptions().bots
+    assert options_from_dict({"bots": ["hard", "easy", " oracle"]}).bots == PlayOptions().bots
+    assert options_from_dict({"bots": ["hard", "easy", "expert"]}).bots == (
+        "hard", "easy", "expert")
