@@ -84,3 +84,41 @@ def test_a_request_with_a_wrong_token_starts_nothing(tmp_path: Path) -> None:
         assert server.tabs() == []
     finally:
         assert server.stop() == 0
+
+
+def test_behind_a_public_address_the_link_has_a_token_too(tmp_path: Path) -> None:
+    """Bound to loopback behind a proxy (--public-url): reachable from elsewhere, so the
+    link carries a token, and the proxy's host name is served with it."""
+    server = Served(tmp_path, "--public-url", "https://cards.example.org")
+    try:
+        assert re.fullmatch(r"https://cards\.example\.org/\?token=[A-Za-z0-9_-]{32,}",
+                            server.url), server.url
+        token = server.url.split("token=")[1]
+        listening = _listening_port(server.proc.pid)  # the link names the proxy, not it
+        request = urllib.request.Request(f"http://127.0.0.1:{listening}/?token={token}",
+                                         headers={"Host": "cards.example.org"})
+        with urllib.request.urlopen(request, timeout=20) as page:
+            assert "wss://cards.example.org/ws/" in page.read().decode()
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(f"http://127.0.0.1:{listening}/", timeout=20)
+        assert refused.value.code == 403
+    finally:
+        server.stop()
+
+
+def _listening_port(pid: int) -> int:
+    """The TCP port process ``pid`` listens on (from /proc)."""
+    inodes = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            target = os.readlink(fd)
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            inodes.add(target[8:-1])
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            if fields[3] == "0A" and fields[9] in inodes:  # LISTEN
+                return int(fields[1].rsplit(":", 1)[1], 16)
+    raise AssertionError("the server listens on no port")

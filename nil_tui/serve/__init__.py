@@ -81,7 +81,8 @@ def add_parser(sub: Any) -> None:
                         help=f"the port (default: {DEFAULT_PORT}; 0: any free port)")
     parser.add_argument("--public-url", type=public_url, default=None, metavar="URL",
                         help="the address browsers reach the server at, when it is not "
-                        "http://ADDR:P (a proxy, a name); used in the printed link")
+                        "http://ADDR:P (a proxy, a name): the printed link uses it, and it "
+                        "needs the link's access token too")
     parser.add_argument("--max-sessions", type=max_sessions, default=DEFAULT_MAX_SESSIONS,
                         metavar="N", help="at most N tabs at once, each its own game "
                         f"process (default: {DEFAULT_MAX_SESSIONS})")

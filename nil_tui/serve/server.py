@@ -182,7 +182,9 @@ class TableServer:
         self.public_url = public_url
         self.max_sessions = max_sessions
         self.command = command or tab_command()
-        if token is None and not is_loopback(bind):
+        beyond = not is_loopback(bind) or (
+            public_url is not None and not is_loopback(urlsplit(public_url).hostname or ""))
+        if token is None and beyond:  # reachable from elsewhere (a proxy too): a token
             token = secrets.token_urlsafe(TOKEN_BYTES)
         self.token = token
         self.live: set[Any] = set()  # the tabs' app services, while their tab is open
