@@ -23,10 +23,11 @@ from nil_tui.analysis import (
     cache_key,
     clean_chance,
 )
-from nil_tui.analysis.estimate import choices, clean_at_end
+from nil_tui.analysis.estimate import choices
 from nil_tui.bots.normal import NormalBot
 from nil_tui.bots.search import rollout
 from nil_tui.engine import Card, Deal, Game
+from nil_tui.engine.deal import clean_at_end
 
 QUICK = Budget(batch=20, min_layouts=20, max_layouts=40, max_playouts=400)
 

@@ -23,8 +23,7 @@ from dataclasses import dataclass
 
 from ..bots.knowledge import Knowledge, posterior_layouts
 from ..bots.search import Utility, distinct_moves, edge_utility, maxn, rollout
-from ..engine import DECK, PlayerView, mask_of
-from ..engine.deal import clean_at_end
+from ..engine import DECK, Deal, PlayerView, mask_of
 
 
 @dataclass(frozen=True)
@@ -58,8 +57,7 @@ class Budget:
                 raise ValueError(f"{name} must be a whole number of at least 1, not {value!r}")
         if self.max_layouts < self.min_layouts:
             raise ValueError("max_layouts must be at least min_layouts")
-        # Exact search starts after the first trick at the earliest: the seat's cleanness at
-        # the end is read from the points (see clean_at_end), which needs one trick done.
+        # Exact search starts after the first trick at the earliest (48 cards left).
         if isinstance(self.endgame, bool) or not isinstance(self.endgame, int) or \
                 not 0 <= self.endgame <= 48:
             raise ValueError(f"endgame must be a whole number from 0 to 48, not "
@@ -126,7 +124,7 @@ def decision_seed(view: PlayerView, salt: str = "decision") -> str:
 
 
 def _own_points(seat: int) -> Utility:
-    def u(points: Sequence[int]) -> float:
+    def u(points: Sequence[float]) -> float:
         return float(points[seat])
 
     return u
@@ -134,10 +132,19 @@ def _own_points(seat: int) -> Utility:
 
 def _search_utilities(seat: int) -> list[Utility]:
     """What each seat plays for in the exact search (the analysed seat: its own points; the
-    others: their edge), then the four seats' points, carried along the search's line so that
-    its end can be read (``maxn`` compares only the first four)."""
+    others: their edge), then whether the analysed seat ended clean, carried along the
+    search's line (``maxn`` compares only the first four; its leaves are ``_leaf``'s)."""
     utils = [_own_points(s) if s == seat else edge_utility(s) for s in range(4)]
-    return utils + [_own_points(s) for s in range(4)]
+    return [*utils, _own_points(4)]
+
+
+def _leaf(seat: int) -> Callable[[Deal], Sequence[float]]:
+    """A finished deal as the exact search reads it: what it is worth to each seat under the
+    game's scoring (``Deal.worth``), then 1.0 if ``seat`` took no trick, else 0.0."""
+    def leaf(d: Deal) -> Sequence[float]:
+        return (*d.worth, 0.0 if d.taken[seat] else 1.0)
+
+    return leaf
 
 
 def evaluate(view: PlayerView, budget: Budget = DEFAULT_BUDGET, played: int | None = None,
@@ -156,9 +163,8 @@ def evaluate(view: PlayerView, budget: Budget = DEFAULT_BUDGET, played: int | No
     rng = random.Random(decision_seed(view))
     layouts = posterior_layouts(know, rng, budget.eps)
     exact = sum(view.hand_sizes) <= budget.endgame
-    clean_now = view.taken[seat] == 0
-    taken = view.taken
     utils = _search_utilities(seat)
+    leaf = _leaf(seat)
     points: dict[int, list[float]] = {i: [] for i in moves}
     clean: dict[int, int] = dict.fromkeys(moves, 0)
     seen: dict[tuple[int, ...], list[tuple[float, bool]]] = {}
@@ -171,12 +177,10 @@ def evaluate(view: PlayerView, budget: Budget = DEFAULT_BUDGET, played: int | No
             d = base.copy()
             d.play(DECK[i])
             if exact:
-                line = maxn(d, utils, [budget.endgame_nodes])
-                end = (int(line[4]), int(line[5]), int(line[6]), int(line[7]))
-                found.append((line[seat], clean_now and clean_at_end(end, seat, taken)))
+                line = maxn(d, utils, [budget.endgame_nodes], leaf)
+                found.append((line[seat], line[4] == 1.0))
             else:
-                rollout(d)
-                found.append((float(d.points[seat]), d.taken[seat] == 0))
+                found.append((rollout(d)[seat], d.taken[seat] == 0))
         return found
 
     n = 0

@@ -34,9 +34,12 @@ class OnlyCard:
 @dataclass(frozen=True)
 class Sweep:
     """You have taken a trick, the other three have not, and after this card you win every
-    trick left whatever they hold (so you score 3)."""
+    trick left whatever they hold (so you score 3; under the pool scoring you collect the
+    pool, ``pool``, or in the first deal win a perfect game, ``perfect``)."""
 
     card: Card
+    pool: int | None = None
+    perfect: bool = False
 
 
 @dataclass(frozen=True)
@@ -146,8 +149,9 @@ def explain(view: PlayerView, card: Card) -> Reason:
     seat = view.seat
     clean = view.taken[seat] == 0
     hunted = tuple(s for s in range(4) if s != seat and view.taken[s] == 0)
-    if not clean and len(hunted) == 3 and _sweeps(view, card):
-        return Sweep(card)
+    rule = view.rule
+    if not clean and len(hunted) == 3 and not rule.tiebreak and _sweeps(view, card):
+        return Sweep(card, rule.pool if rule.is_pool else None, rule.is_pool and rule.first)
     if view.trick:
         return _following(view, card, clean, hunted)
     return _leading(view, card, clean, hunted)

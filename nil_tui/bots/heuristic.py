@@ -151,6 +151,6 @@ def policy_index(seat: int, hand: int, legal: int, trick: Sequence[Card], leader
     return discard_index(legal, unseen)
 
 
-def edge(points: Sequence[int], seat: int) -> float:
+def edge(points: Sequence[float], seat: int) -> float:
     """A seat's edge in a deal: its points minus the mean of the other three seats' points."""
     return points[seat] - (points[0] + points[1] + points[2] + points[3] - points[seat]) / 3

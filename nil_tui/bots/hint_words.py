@@ -74,8 +74,13 @@ def words(reason: Reason, ascii: bool = False) -> str:
 
 
 def _sweep(say: Say, r: Sweep) -> str:
+    gain = "score 3"
+    if r.perfect:
+        gain = "win a perfect game: the other three crawl under the table"
+    elif r.pool is not None:
+        gain = f"collect the pool: {count(r.pool, 'point')}"
     return (f"Play {say.face(r.card)}: it takes this trick and every card you keep is the "
-            "highest left of its suit, so you take every trick from here and score 3.")
+            f"highest left of its suit, so you take every trick from here and {gain}.")
 
 
 def _takes(seat: int, clean: bool, last: bool) -> str:

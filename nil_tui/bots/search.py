@@ -25,7 +25,14 @@ from .easy import decision_rng
 from .heuristic import FULL, SEG, edge, policy_index
 from .knowledge import Knowledge, posterior_layouts
 
-Utility = Callable[[Sequence[int]], float]
+# What a finished deal is worth to each seat (``Deal.worth``: its points under the game's
+# scoring, with the pool's tie-break and perfect game counted in) turned into one seat's value.
+Utility = Callable[[Sequence[float]], float]
+Leaf = Callable[[Deal], Sequence[float]]
+
+
+def _worth(d: Deal) -> Sequence[float]:
+    return d.worth
 
 
 @dataclass(frozen=True)
@@ -53,7 +60,7 @@ DEFAULT_SAFETY_CAP: float | None = 10.0
 
 
 def edge_utility(seat: int) -> Utility:
-    def u(points: Sequence[int]) -> float:
+    def u(points: Sequence[float]) -> float:
         return edge(points, seat)
 
     return u
@@ -61,7 +68,7 @@ def edge_utility(seat: int) -> Utility:
 
 def match_utility(view: PlayerView) -> Utility:
     """Points edge, except in the last deal of a game: then mostly whether the seat ends
-    lowest."""
+    lowest (the totals are the game's: under the pool scoring, what the pool left them)."""
     seat = view.seat
     left = view.deals_planned - view.deal_number  # deals after this one
     if left >= 1:
@@ -69,7 +76,7 @@ def match_utility(view: PlayerView) -> Utility:
     weight = 3.0
     totals = view.totals
 
-    def u(points: Sequence[int]) -> float:
+    def u(points: Sequence[float]) -> float:
         final = [totals[s] + points[s] for s in range(4)]
         low = min(final)
         lowest = final[seat] == low and not (final[0] == final[1] == final[2] == final[3])
@@ -81,12 +88,15 @@ def match_utility(view: PlayerView) -> Utility:
     return u
 
 
-def rollout(d: Deal, rng: random.Random | None = None, eps: float = 0.0) -> tuple[int, ...]:
-    """Finish a deal with the rules of thumb for every seat; return its points."""
+def rollout(d: Deal, rng: random.Random | None = None,
+            eps: float = 0.0) -> tuple[float, float, float, float]:
+    """Finish a deal with the rules of thumb for every seat; return what it is worth to each
+    seat under the game's scoring (``Deal.worth``: the points, and under the pool what a
+    tie-break to come or a perfect game adds)."""
     while True:
         seat = d.to_move
         if seat is None:
-            return d.points
+            return d.worth
         legal = d.legal_mask()
         if legal & (legal - 1) == 0:
             i = legal.bit_length() - 1
@@ -126,23 +136,27 @@ def distinct_moves(legal: int, unseen: int) -> list[int]:
     return out
 
 
-def maxn(d: Deal, seat_utils: Sequence[Utility], budget: list[int]) -> tuple[float, ...]:
+def maxn(d: Deal, seat_utils: Sequence[Utility], budget: list[int],
+         leaf: Leaf = _worth) -> tuple[float, ...]:
     """Exact search to the end of the deal: every seat picks the card best for itself.
     Ties go to the rules-of-thumb card. ``budget`` counts nodes; it stops the search (falling
     back to a playout) when exhausted. Every card tried is taken back (``Deal.undo``): the
-    deal is left as it was found."""
+    deal is left as it was found. ``leaf``: what the utilities read of a finished deal (its
+    worth to each seat, unless told otherwise)."""
     seat = d.to_move
     if seat is None:
-        p: Sequence[int] = d.points
+        p: Sequence[float] = leaf(d)
         return tuple(u(p) for u in seat_utils)
     budget[0] -= 1
     if budget[0] <= 0:
-        p = rollout(d.copy())
+        end = d.copy()
+        rollout(end)
+        p = leaf(end)
         return tuple(u(p) for u in seat_utils)
     legal = d.legal_mask()
     if legal & (legal - 1) == 0:
         d.play(DECK[legal.bit_length() - 1])
-        only = maxn(d, seat_utils, budget)
+        only = maxn(d, seat_utils, budget, leaf)
         d.undo()
         return only
     hand = d.hand_mask(seat)
@@ -158,7 +172,7 @@ def maxn(d: Deal, seat_utils: Sequence[Utility], budget: list[int]) -> tuple[flo
     pref = policy_index(seat, hand, legal, trick, d.leader, d.taken, played)
     for i in moves:
         d.play(DECK[i])
-        v = maxn(d, seat_utils, budget)
+        v = maxn(d, seat_utils, budget, leaf)
         d.undo()
         if best is None or v[seat] > best[seat] + 1e-9 or (
                 abs(v[seat] - best[seat]) <= 1e-9 and i == pref):
