@@ -77,7 +77,7 @@ def test_a_killed_host_resumes_the_same_table_and_a_killed_client_comes_back(
         record_a, record_b = records_in(tmp_path / "a")[0], records_in(tmp_path / "b")[0]
         check_record(record_a)
         same_game([record_a, record_b])
-        assert [p["name"] for p in record_a["players"][:2]] == ["Ann", "Bob"]
+        assert sorted(p["name"] for p in record_a["players"][:2]) == ["Ann", "Bob"]
         assert "incidents" not in record_a  # nobody was away long enough for a bot
         # the cards played before the kill are the game's first cards
         played = [c for t in record_a["deals"][0]["tricks"] for c in t["cards"]]
