@@ -61,6 +61,9 @@ from .protocol import (
 )
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
+    from ..driver import Opener
     from ..options import PlayOptions
 
 # Seconds a bot's card waits before it lands, and a finished trick stays in view, by speed.
@@ -206,7 +209,7 @@ class GameSession:
 
     def __init__(self, driver: GameDriver, options: PlayOptions, *,
                  save_problem: Callable[[], str | None] = lambda: None,
-                 on_finished: Callable[[Game], object] | None = None,
+                 on_finished: Callable[[Game], Path | None] | None = None,
                  seat: int = 0) -> None:
         self.driver = driver
         self.options = options
@@ -231,6 +234,7 @@ class GameSession:
         self._meter_on = bool(options.meter) and self.help_allowed
         self._meter_key: MeterKey | None = None
         self._meter: MeterReading | None = None
+        self.record_path: Path | None = None  # where the finished game's record went
 
     # --- what is where --------------------------------------------------------------------
     @property
@@ -258,6 +262,11 @@ class GameSession:
     @property
     def meter_on(self) -> bool:
         return self._meter_on
+
+    @property
+    def meter_key(self) -> MeterKey | None:
+        """The position the meter's estimate is (being) made for."""
+        return self._meter_key
 
     @property
     def meter(self) -> MeterReading | None:
@@ -324,8 +333,16 @@ class GameSession:
     def deal_so_far(self) -> list[Out]:
         """The deal being played, told again (a resumed game): each card with its forced
         mark, the incidents that played cards for failed bots, each trick won."""
-        return [news for event in self.driver.deal_so_far()
-                for news in self._news(event, replay=True)]
+        return self.told(self.driver.deal_so_far())
+
+    def told(self, events: Sequence[DriverEvent]) -> list[Out]:
+        """Events that happened already (told again, or before the table was shown) as
+        news; no trick goes on show."""
+        return [news for event in events for news in self._news(event, replay=True)]
+
+    def view(self) -> PlayerView:
+        """The session's seat's view of the deal (what a card tracker follows)."""
+        return self.game.deal.view(self.seat)
 
     # --- start --------------------------------------------------------------------------
     def begin(self) -> list[Out]:
@@ -393,14 +410,16 @@ class GameSession:
     def _play(self, card: Card) -> list[Out]:
         driver = self.driver
         if driver.phase is not Phase.PLAYING:
-            return [Refused("play", "The deal is over.", card)]
+            return []
         if self._on_show is not None:
             return self._put_away()
         seat = driver.to_move
         if seat is not None and not driver.is_human(seat):
             return [Refused("play", f"Wait: it is {SEAT_NAMES[seat]}'s turn.", card)]
         if not self._started:
-            self.start()
+            self._started = True
+            if not self.game.deal.plays:
+                self.driver.save()
         try:
             events = driver.play(card)
         except IllegalPlay as exc:
@@ -542,6 +561,10 @@ class GameSession:
             return self._play(card)
         return []
 
+    def advance(self) -> list[Out]:
+        """Whatever comes next now (the front end changed the options, say)."""
+        return self._advance()
+
     def set_watching(self, watching: bool) -> list[Out]:
         """Whether the table is in front (not under another screen, not showing the last
         trick): a bot's card lands and a forced card is played only while it is."""
@@ -603,7 +626,7 @@ class GameSession:
         driver = self.driver
         out: list[Out] = []
         phase = driver.phase
-        if phase is Phase.PLAYING and driver.bot_to_move() is not None:
+        if phase is Phase.PLAYING and driver.bot_to_move() is not None and self._started:
             out.extend(self._ask())
         if not self._watching or self._on_show is not None:
             return out
@@ -616,7 +639,7 @@ class GameSession:
             if not self._finished:
                 self._finished = True
                 if self._on_finished is not None:
-                    self._on_finished(self.game)
+                    self.record_path = self._on_finished(self.game)
                 out.append(GameFinished())
             return out
         if driver.human_to_move():
@@ -672,9 +695,19 @@ class GameSession:
         return [Wait(pause, ("land", self.driver.turn))]
 
 
+def open_session(game: Game, options: PlayOptions, *, opener: Opener | None = None,
+                 save: Callable[[Game], object] | None = None,
+                 save_problem: Callable[[], str | None] = lambda: None,
+                 on_finished: Callable[[Game], Path | None] | None = None) -> GameSession:
+    """A session for a new or resumed game: its driver opens the bots with ``opener`` and
+    hands the game to ``save`` at every position worth keeping."""
+    return GameSession(GameDriver(game, save=save, opener=opener), options,
+                       save_problem=save_problem, on_finished=on_finished)
+
+
 __all__ = [
     "AUTO_PLAY_DELAY", "CHALLENGE_REFUSALS", "PAUSES", "AskBot", "AssistedNow",
     "DealSummary", "Effect", "EstimateMeter", "FindHint", "ForcedSoon", "GameFinished",
     "GameSession", "MeterKey", "Out", "ShowTrick", "Wait", "YourTurn", "level_title",
-    "meter_seed", "sure_to_take",
+    "meter_seed", "open_session", "sure_to_take",
 ]

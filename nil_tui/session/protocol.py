@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..engine import DECK, Card, Play, Trick
-from ..engine.deal import score, trick_winner
+from ..engine.deal import trick_winner
 from ..engine.game import lowest
 
 if TYPE_CHECKING:
@@ -262,14 +262,6 @@ class TableState(NamedTuple):
     def losers(self) -> tuple[int, ...]:
         """The seats with the lowest total so far (none when all four are level)."""
         return lowest(self.totals)
-
-    @property
-    def points(self) -> tuple[int, int, int, int] | None:
-        """What the deal scored, once it is over."""
-        if self.pace not in ("deal_over", "game_over"):
-            return None
-        taken = self.taken
-        return score(taken, len(self.tricks) < 13 and all(taken))
 
 
 def _split(plays: Sequence[Play], dealer: int) -> tuple[tuple[Trick, ...], tuple[Card, ...],

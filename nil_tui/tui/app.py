@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import gc
 from collections.abc import Callable, Iterable
-from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
@@ -27,7 +26,9 @@ if TYPE_CHECKING:
     from ..challenge import Progress, ReferenceNews, ReferenceProcess
     from ..driver import DriverEvent, GameDriver, Opener
     from ..engine import Game
-    from ..store import Store
+    from ..session.game_session import GameSession
+    from ..session.saving import Keeper
+    from ..store import ChallengeFound, Store
     from .screens.dialogs import TooSmall
 
 
@@ -110,9 +111,8 @@ class NilApp(App[int]):
         self.review_title = title
         self._store = store
         self.overrides = overrides
-        self.save_problem: str | None = None  # why the game in progress is not saved, if so
-        self._unkept: tuple[Game, PlayOptions] | None = None  # a finished game not yet kept
-        self.driver: GameDriver | None = None  # the game in progress, when there is one
+        self._keeper: Keeper | None = None
+        self.session: GameSession | None = None  # the game in progress, when there is one
         self._too_small: TooSmall | None = None
         # A first run (no data file yet): the store is created right after the table's first
         # frame, and the settings of the game are kept then.
@@ -138,65 +138,59 @@ class NilApp(App[int]):
             self._store = open_store()
         return self._store
 
+    @property
+    def keeper(self) -> Keeper:
+        """Where games go, and the truth about whether they got there."""
+        if self._keeper is None:
+            from ..session.saving import Keeper
+
+            self._keeper = Keeper(lambda: self.store, self._tell_problem)
+        return self._keeper
+
+    @property
+    def save_problem(self) -> str | None:
+        """Why the game in progress is not saved, if it is not."""
+        return self._keeper.problem if self._keeper is not None else None
+
+    @property
+    def driver(self) -> GameDriver | None:
+        """The driver of the game in progress, when there is one."""
+        return self.session.driver if self.session is not None else None
+
     def _guarded(self, what: str, call: Callable[[], T], failed: T) -> T:
         """Run a store call; an unexpected error becomes a plain problem, never a crash."""
-        try:
-            return call()
-        except Exception as exc:  # noqa: BLE001 - the store must never stop the game
-            self._note_problem(f"nil-tui could not {what} ({short_text(exc)}); your game goes "
-                               "on and saving is tried again.")
-            return failed
+        return self.keeper.guarded(what, call, failed)
 
-    def _note_problem(self, problem: str | None) -> None:
-        """Remember whether the game is saved; say so once when it stops being saved."""
-        if problem and problem != self.save_problem:
+    def _tell_problem(self, problem: str | None, was: str | None) -> None:
+        """Say once when the game stops being saved, and when everything is written again."""
+        if problem:
             self.notify(escape(problem), title="Not saved", severity="warning", timeout=8)
-        elif self.save_problem and not problem:
-            self.notify("Saved again: your game is safe.", timeout=4)
-        self.save_problem = problem
+        elif was:
+            from ..session.saving import SAVED_AGAIN
 
-    def _after_write(self, ok: bool) -> None:
-        self._note_problem(None if ok else (self.store.problem or "the game could not be "
-                                            "written."))
+            self.notify(SAVED_AGAIN, timeout=4)
 
     def save_game(self, game: Game) -> bool:
-        """Save the game in progress; False (and the problem noted) when it is not kept."""
-        if game.is_over:
-            return True  # a finished game is kept by finish_game
-        options = self._options_dict(self.options)
-        ok = self._guarded("save the game", lambda: self.store.save_current(game.to_record(),
-                                                                            options), False)
-        self._after_write(ok)
-        return ok
+        """Save the game in progress (with its session's options: its meter is its own)."""
+        session = self.session
+        options = session.play_options if session is not None else self.options
+        return self.keeper.save(game, options)
 
     def save_now(self) -> None:
         """Save the game in progress at once (quitting, a closed terminal)."""
-        if self.driver is not None:
-            self.save_game(self.driver.game)
+        if self.session is not None:
+            self.save_game(self.session.game)
 
     def retry_saving(self) -> None:
-        """Try again what could not be written (a locked or full store), every second while
-        the app runs; a finished game that could not be kept is kept once it can be."""
-        if not self.save_problem:
-            return
-        ok = self._guarded("save the game", self.store.retry_pending, False)
-        self._after_write(ok)
-        if ok and self._unkept is not None:
-            # (taken only once the store can be written: a failed try keeps it waiting)
-            unkept, self._unkept = self._unkept, None
-            path = self.finish_game(*unkept)  # waits again if it still cannot be kept
-            if path is not None:
-                self.post_message(GameKept(path))
+        """Try again what could not be written, every second while the app runs; a finished
+        game kept at last tells its screen where its record went."""
+        for path in self.keeper.retry():
+            self.post_message(GameKept(path))
 
     def finish_game(self, game: Game, options: PlayOptions) -> Path | None:
         """Keep a finished game in history; where its record file went, or None (it is kept
         as soon as the store can be written: :class:`GameKept` says where)."""
-        path = self._guarded("keep the finished game",
-                             lambda: self.store.finish_game(game.to_record(),
-                                                            self._options_dict(options)), None)
-        self._after_write(path is not None)
-        self._unkept = None if path is not None else (game, options)
-        return Path(path) if path else None
+        return self.keeper.finish(game, options)
 
     def on_game_kept(self, message: GameKept) -> None:
         """Tell the game-over screen where the record went, once it could be written."""
@@ -209,9 +203,9 @@ class NilApp(App[int]):
 
     @staticmethod
     def _options_dict(options: PlayOptions) -> dict[str, Any]:
-        data = asdict(options)
-        data["bots"] = list(options.bots)
-        return data
+        from ..session.saving import options_dict
+
+        return options_dict(options)
 
     def save_settings(self, options: PlayOptions) -> None:
         """Keep the options of a game chosen in setup as the player's settings: setup shows
@@ -261,11 +255,10 @@ class NilApp(App[int]):
             self._store_later = True
         elif self.start not in ("replay",):
             self._announce_store()
-        if self.start == "play":
-            if self.overrides is not None:
-                from dataclasses import replace
+        if self.start == "play" and self.overrides is not None:
+            from dataclasses import replace
 
-                self.options = replace(self.load_options(), **self.overrides)
+            self.options = replace(self.load_options(), **self.overrides)
         # Drawn in ASCII from the first screen on (a question before the table too)
         from .ascii import use_ascii
 
@@ -403,12 +396,16 @@ class NilApp(App[int]):
 
     def _play(self, game: Game) -> None:
         """Seat the bots of a new or resumed game, then show its table."""
-        from ..driver import GameDriver, seat_specs
+        from ..driver import seat_specs
+        from ..session.game_session import open_session
 
-        if self.driver is not None:
-            self.driver.close()
+        if self.session is not None:
+            self.session.driver.close()
         self.options = self._options_of(game, self.options)
-        self.driver = driver = GameDriver(game, save=self.save_game, opener=self.opener)
+        self.session = session = open_session(
+            game, self.options, opener=self.opener, save=self.save_game,
+            save_problem=lambda: self.save_problem,
+            on_finished=lambda done: self.finish_game(done, self.options))
         self._apply_look(self.options)
         if game.challenge is not None:
             self.title = f"Daily challenge {game.challenge['date']}"
@@ -418,27 +415,28 @@ class NilApp(App[int]):
         plugins = [seat for seat, spec in enumerate(seat_specs(game))
                    if spec is not None and not is_builtin(spec)]
         if plugins:
-            self.open_plugins(driver, plugins)
+            self.open_plugins(session, plugins)
         else:
-            self._show_table(driver)
+            self._show_table(session)
 
     @work(thread=True, exclusive=True, group="plugins")
-    def open_plugins(self, driver: GameDriver, seats: list[int]) -> None:
+    def open_plugins(self, session: GameSession, seats: list[int]) -> None:
         """Start the plugin bots' processes (in a thread: it takes a moment)."""
         failed = [(seat, error) for seat in seats
-                  if (error := driver.open_seat(seat)) is not None]
-        self.call_from_thread(self._substitute, driver, failed)
+                  if (error := session.driver.open_seat(seat)) is not None]
+        self.call_from_thread(self._substitute, session, failed)
 
-    def _substitute(self, driver: GameDriver, failed: list[tuple[int, Exception]],
+    def _substitute(self, session: GameSession, failed: list[tuple[int, Exception]],
                     notes: tuple[DriverEvent, ...] = ()) -> None:
         """Ask the player which built-in level plays for each bot that cannot start."""
-        if driver is not self.driver:
+        if session is not self.session:
             return  # another game started meanwhile
         if not failed:
-            self._show_table(driver, notes)
+            self._show_table(session, notes)
             return
         from .screens.dialogs import ChooseSubstitute
 
+        driver = session.driver
         (seat, error), rest = failed[0], failed[1:]
         spec = driver.spec_of(seat) or ""
 
@@ -446,20 +444,21 @@ class NilApp(App[int]):
             level = level or SUBSTITUTE
             note = driver.replace_bot(seat, level, f"{spec} could not start "
                                       f"({short_text(error)}); {level} plays for it, as chosen")
-            self._substitute(driver, rest, (*notes, note))
+            self._substitute(session, rest, (*notes, note))
 
         self.push_screen(ChooseSubstitute(SEAT_NAMES[seat], spec, short_text(error)), chosen)
 
-    def _show_table(self, driver: GameDriver, notes: tuple[DriverEvent, ...] = ()) -> None:
+    def _show_table(self, session: GameSession, notes: tuple[DriverEvent, ...] = ()) -> None:
         from dataclasses import replace
 
         from ..driver import seat_specs
         from .screens.table import TableScreen
 
-        specs = seat_specs(driver.game)
+        specs = seat_specs(session.game)
         bots = tuple(spec or SUBSTITUTE for spec in specs[1:])
         self.options = replace(self.options, bots=(bots[0], bots[1], bots[2]))
-        self._replace_stack(TableScreen(driver, self.options, notes))
+        session.options = self.options
+        self._replace_stack(TableScreen(session, notes))
 
     def get_key_display(self, binding: Binding) -> str:
         """Keys as the footers show them; with ASCII suits, in ASCII too ("enter", not a
@@ -579,7 +578,7 @@ class NilApp(App[int]):
                                 bots=CHALLENGE_BOTS, seed=challenge_seed(date), meter=False,
                                 from_setup=False))
 
-    def _open_found_challenge(self, date: str, found: dict[str, Any],
+    def _open_found_challenge(self, date: str, found: ChallengeFound,
                               look: PlayOptions | None = None) -> bool:
         """Continue or show a challenge the store knows (in ``look``, see
         :meth:`resume_saved`); False when it cannot be opened (a new one is then dealt: the
@@ -587,7 +586,7 @@ class NilApp(App[int]):
 
         from ..engine import Game, RecordError
 
-        where, game_id = found.get("where"), found.get("id")
+        where, game_id = found["where"], found["id"]  # (a row, or a dict before rows)
         if where == "current":
             saved = self._guarded("read the saved game", self.store.load_current, None)
             if saved is None:
@@ -605,14 +604,14 @@ class NilApp(App[int]):
             return self.resume_saved(look)
         if not isinstance(game_id, int):
             # Finished here and still waiting to be written: the game is the one just played.
-            just = self._unkept[0] if self._unkept is not None else (
-                self.driver.game if self.driver is not None else None)
+            just = self.keeper.waiting(date) or (
+                self.session.game if self.session is not None else None)
             if (just is not None and just.is_over and just.challenge is not None
                     and just.challenge["date"] == date):
                 self.show_challenge(just, None, played=False)
                 return True
             return False
-        if not found.get("finished"):
+        if not found["finished"]:
             self.resume_from_history(game_id, look)
             return True
         record = self._guarded("read the challenge", lambda: self.store.load_record(game_id),
@@ -734,9 +733,9 @@ class NilApp(App[int]):
             game.challenge["reference"] = list(points)
             if not game.is_over:
                 self.save_game(game)
-        if self._unkept is not None and self._unkept[0].challenge is not None and \
-                self._unkept[0].challenge["date"] == date:
-            self._unkept[0].challenge["reference"] = list(points)
+        waiting = self.keeper.waiting(date)
+        if waiting is not None and waiting.challenge is not None:
+            waiting.challenge["reference"] = list(points)
         if compute:
             self._guarded("keep the expert's result with the challenge",
                           lambda: self.store.set_challenge_reference(date, list(points)), False)
@@ -780,6 +779,14 @@ class NilApp(App[int]):
                                            "the game is saved)",
                                            callback=self.action_request_quit)
             yield command
+
+    def action_command_palette(self) -> None:
+        """The command palette, unless one is open already: under a dialog (Ctrl+C opened
+        the quit question above it), a second one would clash with it (the same id)."""
+        from textual.command import CommandPalette
+
+        if not any(isinstance(s, CommandPalette) for s in self.screen_stack):
+            super().action_command_palette()
 
     def action_request_quit(self) -> None:
         from .screens.dialogs import ConfirmQuit
@@ -825,9 +832,9 @@ class NilApp(App[int]):
     def on_unmount(self) -> None:
         from .lifecycle import close_in_background
 
-        driver = getattr(self, "driver", None)
-        if driver is not None:  # stop the bots (plugin processes) without waiting for them
-            close_in_background(driver.close)
+        session = getattr(self, "session", None)
+        if session is not None:  # stop the bots (plugin processes) without waiting for them
+            close_in_background(session.driver.close)
         process = getattr(self, "_reference", None)
         if process is not None:
             self._reference = None

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from textual.message import Message
 
-from ..driver import Decision
+from ..driver import Decision, Request
 from ..engine import Card
 
 
@@ -17,6 +17,14 @@ class BotDecided(Message):
     def __init__(self, decision: Decision) -> None:
         super().__init__()
         self.decision = decision
+
+
+class BotLost(Message):
+    """A bot's thread failed without an answer (the session may ask it again)."""
+
+    def __init__(self, request: Request) -> None:
+        super().__init__()
+        self.request = request
 
 
 class HintReady(Message):

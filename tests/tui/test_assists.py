@@ -12,6 +12,7 @@ from tui_helpers import BlockingPlayer, blocking_opener, settle, table
 
 from nil_tui.engine import Game, PlayerView
 from nil_tui.options import PlayOptions
+from nil_tui.session.game_session import meter_seed
 from nil_tui.store.summaries import summarize
 from nil_tui.tui.app import NilApp
 from nil_tui.tui.screens import table as table_module
@@ -74,7 +75,7 @@ async def test_the_meter_is_off_by_default_and_m_turns_it_on_for_an_assisted_gam
         assert "meter: clean 62%" in south(screen)
         (view, seed), = fake_chance.asked
         assert view.seat == 0 and view.hand == screen.game.deal.hand(0)  # your view only
-        assert seed == table_module.meter_seed(screen.game, 1, len(view.tricks))
+        assert seed == meter_seed(screen.game, 1, len(view.tricks))
         # After a trick the estimate is made again, for the new position.
         tricks = len(screen.game.deal.tricks)
         while len(screen.game.deal.tricks) == tricks and screen.game.deal.taken[0] == 0:
@@ -106,7 +107,7 @@ async def test_an_estimate_for_a_position_that_is_gone_is_dropped(
         screen = table(app)
         assert screen.game.assists == ["meter"]  # on from the start: assisted from the start
         assert "meter: clean 62%" in south(screen)
-        key = screen._meter_key
+        key = screen.session.meter_key
         assert key is not None
         screen.post_message(MeterReady((key[0], key[1] - 1, key[2]), 0.11))  # an older trick
         screen.post_message(MeterReady((key[0] + 1, 0, key[2]), 0.12))  # not this deal
@@ -235,3 +236,22 @@ async def test_a_resumed_assisted_game_says_what_help_was_used_and_keeps_the_met
             "Used so far: hints and the meter; the game counts as assisted.")
         assert assisted_lines(screen) == 1  # said once, not again
         assert "meter: " in south(screen)  # the meter stays on for this game
+
+
+async def test_the_meter_pressed_in_one_game_stays_with_that_game(
+        fake_chance: FakeChance) -> None:
+    app = NilApp("play", options=OPTIONS)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(app, pilot)
+        screen = table(app)
+        await pilot.press("m")
+        await until_meter(app, pilot)
+        assert screen.game.assists == ["meter"]
+        saved = app.store.load_current()
+        assert saved is not None and saved[1].get("meter") is True  # resumed with its meter
+        assert not app.options.meter  # not the player's choice for later games
+        app.start_game(replace(app.options, seed=8), replace_saved=True)
+        await settle(app, pilot)
+        later = table(app)
+        assert later is not screen and not later.session.meter_on
+        assert not later.game.assisted and "meter" not in south(later)

@@ -254,14 +254,17 @@ async def test_a_finished_game_that_could_not_be_kept_is_kept_once_the_store_can
 
     from nil_tui.tui.screens.gameover import GameOverScreen
 
-    real_finish = Store.finish_game
+    from nil_tui.store import Finished
+
+    real_keep = Store.keep_finished
     broken = {"on": True}
 
-    def finish(self: Store, record: dict[str, object], options: dict[str, object]
-               ) -> Path | None:
-        return None if broken["on"] else real_finish(self, record, options)
+    def keep(self: Store, record: dict[str, object], options: dict[str, object]) -> Finished:
+        if broken["on"]:
+            return Finished(False, None, "the disk is full.")
+        return real_keep(self, record, options)
 
-    monkeypatch.setattr(Store, "finish_game", finish)
+    monkeypatch.setattr(Store, "keep_finished", keep)
     monkeypatch.setattr(Store, "problem", property(
         lambda self: "the disk is full." if broken["on"] else None))
     monkeypatch.setattr(Store, "retry_pending", lambda self: not broken["on"])
