@@ -9,6 +9,7 @@ Rows:
     python benchmarks/ladder.py                    # every row, default sizes (long: hours)
     python benchmarks/ladder.py --rows hard/normal --games 40 --save ladder.json
     python benchmarks/ladder.py --report ladder.json   # print the table of saved rows
+    python benchmarks/ladder.py --scoring pool --jobs 1   # the same ladder under the pool
 
 Every game has ``--deals`` deals and is played four times (rotated), so a row of G games has
 4 * G * deals seat-deals for the bot under test and G * deals independent samples.
@@ -41,7 +42,7 @@ DEFAULT_GAMES = {"normal/easy": 200, "easy/normal": 200, "hard/normal": 60, "exp
 
 
 def run_row(name: str, games: int, deals: int, seed: int, jobs: int,
-            time_cap: float | None = None) -> dict[str, object]:
+            time_cap: float | None = None, scoring: str = "classic") -> dict[str, object]:
     from nil_tui.bots import search
     from nil_tui.sim import run_match
 
@@ -50,17 +51,19 @@ def run_row(name: str, games: int, deals: int, seed: int, jobs: int,
     hero, field = ROWS[name]
     start = time.perf_counter()
     result = run_match([hero, field, field, field], games, deals, seed, rotate=True, jobs=jobs,
-                       time_cap=time_cap).to_json()
+                       time_cap=time_cap, scoring=scoring).to_json()
     row = dict(result["bots"][hero])
     row.update(row=name, hero=hero, field=field, games_played=games, deals_per_game=deals,
-               seed=seed, seconds=round(time.perf_counter() - start, 1))
+               seed=seed, seconds=round(time.perf_counter() - start, 1), scoring=scoring)
     return row
 
 
 def fmt_row(row: dict[str, object]) -> str:
     lo, hi = cast("tuple[float, float]", row["edge_ci95"])
     sig = "yes" if lo > 0 or hi < 0 else "no"
-    return (f"| {row['hero']} vs 3 {row['field']} | {row['games_played']}x{row['deals_per_game']}"
+    pool = " (pool)" if row.get("scoring") == "pool" else ""
+    return (f"| {row['hero']} vs 3 {row['field']}{pool} | "
+            f"{row['games_played']}x{row['deals_per_game']}"
             f" | {row['points_per_deal']:.3f} | {row['edge']:+.3f} [{lo:+.3f}, {hi:+.3f}] | "
             f"{sig} | {row['clean_share']:.1%} |")
 
@@ -80,6 +83,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--time-cap", type=float, default=0.0, metavar="SECONDS",
                         help="per-decision time cap (default 0: no wall clock at all)")
+    parser.add_argument("--scoring", choices=("classic", "pool"), default="classic",
+                        help="score the games classic (default) or with the pool; under the "
+                        "pool the points (and the edge) are the pool's, paid in or collected")
     parser.add_argument("--save", metavar="FILE", help="add the rows to this JSON file")
     parser.add_argument("--report", metavar="FILE", help="print the rows saved in FILE")
     args = parser.parse_args(argv)
@@ -102,12 +108,14 @@ def main(argv: list[str] | None = None) -> int:
     print(HEADER, flush=True)
     for name in names:
         games = args.games or DEFAULT_GAMES[name]
-        row = run_row(name, games, args.deals, args.seed, args.jobs, args.time_cap or None)
+        row = run_row(name, games, args.deals, args.seed, args.jobs, args.time_cap or None,
+                      args.scoring)
         print(fmt_row(row), f"({row['seconds']} s)", flush=True)
         if args.save:
             path = Path(args.save)
             saved = json.loads(path.read_text()) if path.exists() else []
-            saved = [r for r in saved if r.get("row") != name] + [row]
+            saved = [r for r in saved if (r.get("row"), r.get("scoring", "classic"))
+                     != (name, args.scoring)] + [row]
             path.write_text(json.dumps(saved, indent=1) + "\n")
     return 0
 
