@@ -160,6 +160,7 @@ async def _host(args: argparse.Namespace) -> int:
         kept = json.loads(table_file.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         kept = None
+    _private_folder(home)  # the store holds every hand of the game being played
     store = Store.open(home)
     saved = store.load_current()
 
@@ -189,7 +190,9 @@ async def _host(args: argparse.Namespace) -> int:
             raise UsageError("there is no table to resume (open one with nil-tui host)")
         game = Game.from_record(saved[0]) if saved and kept.get("started") else None
         if kept.get("started") and game is None:
-            raise UsageError("the table's game could not be read back from the store")
+            store.close()
+            raise UsageError("the last table's game is over, or its store cannot be read "
+                             "now (open a new table with nil-tui host)")
         if args.port is None:
             bound_port = int(kept.get("port", 4711))
         if args.bind == "127.0.0.1" and kept.get("bind"):
@@ -252,6 +255,17 @@ async def _host(args: argparse.Namespace) -> int:
     finally:
         await server.close()
         store.close()
+
+
+def _private_folder(path: Path) -> None:
+    """A folder only its owner may enter (made if need be)."""
+    import os
+
+    path.mkdir(parents=True, exist_ok=True)
+    try:
+        os.chmod(path, 0o700)
+    except OSError:
+        pass
 
 
 async def _serve_until_over(table: Any, finished: list[Game]) -> None:

@@ -14,25 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ..driver import (
-    BotIncident,
-    BotReplaced,
-    DriverEvent,
-    GameDriver,
-    Opener,
-    default_opener,
-)
-from ..engine import (
-    SEAT_NAMES,
-    CardPlayed,
-    DealEnded,
-    DealStarted,
-    Game,
-    GameEnded,
-    IllegalPlay,
-    Phase,
-    TrickWon,
-)
+from ..driver import BotIncident, DriverEvent, GameDriver, Opener, default_opener
+from ..engine import SEAT_NAMES, DealEnded, DealStarted, Game, IllegalPlay, Phase
 from ..session import protocol as session
 from . import keys
 from .protocol import (
@@ -45,6 +28,7 @@ from .protocol import (
     short_version,
     state_json,
 )
+from .values import news_of, seat_states
 
 if TYPE_CHECKING:
     from ..driver import Player
@@ -481,7 +465,7 @@ class Table:
         """Tell every seat present what happened (the session's news, the same for all),
         then its own state; and who is at the table, when that changed."""
         game = self.game
-        news = [session.to_json(n) for e in events if (n := self._news(e)) is not None]
+        news = [session.to_json(n) for e in events if (n := news_of(game, e)) is not None]
         if game is not None and game.phase is Phase.DEAL_OVER and any(
                 isinstance(e, DealEnded) for e in events):
             self._deal_over_at = asyncio.get_running_loop().time()
@@ -516,78 +500,15 @@ class Table:
 
     def state_of(self, seat: int) -> session.TableState:
         """What one seat may see now, as the session's value (from that seat's view)."""
-        game, driver = self.game, self.driver
-        assert game is not None and driver is not None
-        phase = game.phase
-        to_move = driver.to_move
-        if phase is Phase.GAME_OVER:
-            pace = "game_over"
-        elif phase is Phase.DEAL_OVER:
-            pace = "deal_over"
-        else:
-            pace = "your_turn" if to_move == seat else "bot_waits"
-        levels = [s.spec if s.kind == "bot" else (STAND_IN if s.stand_in else None)
-                  for s in self.seats]
-        thinking = to_move if to_move is not None and levels[to_move] is not None else None
-        return session.table_state(game, seat, turn=driver.turn, pace=pace,
-                                   names=[s.name for s in self.seats], levels=levels,
-                                   thinking=thinking, help_allowed=False)
+        return self.states([seat])[seat]
 
     def states(self, seats: list[int]) -> dict[int, session.TableState]:
-        """The states of several seats at once: the session's for the first; the others
-        differ from it only in what is the seat's own (its seat, hand, legal cards and pace),
-        which comes from each seat's own view (a test compares them with the session's)."""
-        if not seats:
-            return {}
-        first = self.state_of(seats[0])
-        out = {seats[0]: first}
-        game = self.game
-        assert game is not None
-        for seat in seats[1:]:
-            view = game.deal.view(seat)
-            pace = first.pace
-            if pace in ("your_turn", "bot_waits"):
-                pace = "your_turn" if first.to_move == seat else "bot_waits"
-            out[seat] = first._replace(seat=seat, hand=view.hand, legal=view.legal,
-                                       pace=pace)
-        return out
-
-    def _news(self, event: DriverEvent) -> session.News | None:
-        """An event of the game as the session tells it (every card in it was played)."""
-        game = self.game
-        assert game is not None
-        if isinstance(event, CardPlayed):
-            plays = game.deals[event.deal_number - 1].plays
-            forced = any(p.forced for p in plays if p.card == event.card)
-            return session.Played(event.seat, event.card, forced)
-        if isinstance(event, TrickWon):
-            return session.TrickTaken(event.trick, event.first_trick_for_winner)
-        if isinstance(event, DealStarted):
-            return session.DealBegun(event.deal_number, event.dealer)
-        if isinstance(event, DealEnded):
-            return session.DealOver(event.deal_number, event.taken, event.points, event.early,
-                                    event.totals)
-        if isinstance(event, GameEnded):
-            return session.GameOver(event.totals, event.losers)
-        if isinstance(event, BotIncident):
-            return session.BotFailed(event.seat, event.card, event.reason)
-        if isinstance(event, BotReplaced):
-            return session.SeatReplaced(event.seat, event.spec, event.substitute,
-                                        event.reason)
-        return None
-
-    def resend(self, seat_number: int) -> None:
-        """Send one seat the whole position again (after it joined or came back)."""
-        member = self.seats[seat_number].member
-        if member is None:
-            return
-        lines = [encode(self._seats_message(None))]
-        game = self.game
-        if game is not None:
-            lines.append(state_json(self.state_of(seat_number)))
-            if game.is_over:
-                lines.append(encode({"type": "record", "record": game.to_record()}))
-        member.send_text("\n".join(lines))
+        """What each of these seats may see now (see :func:`.values.seat_states`)."""
+        game, driver = self.game, self.driver
+        assert game is not None and driver is not None
+        levels = [s.spec if s.kind == "bot" else (STAND_IN if s.stand_in else None)
+                  for s in self.seats]
+        return seat_states(game, driver.turn, [s.name for s in self.seats], levels, seats)
 
 
 def _app() -> str:

@@ -239,3 +239,21 @@ def test_the_host_plays_south_and_starts_the_game_when_ready(tmp_path: Path) -> 
         os.close(fd)
         if guest is not None:
             guest.close()
+
+
+def test_the_hosts_table_folder_is_its_own_and_a_finished_table_is_not_resumed(
+        tmp_path: Path) -> None:
+    server, invite = host(tmp_path / "host", "--players", "1", "--deals", "1", "--seed", "4")
+    player = Proc(command("join", invite, "--auto"), tmp_path / "p")
+    try:
+        assert player.wait(120) == 0
+        assert server.wait(120) == 0
+        table = tmp_path / "host" / "table"
+        assert table.stat().st_mode & 0o777 == 0o700  # the hands of a game live there
+        assert (table / "table.json").stat().st_mode & 0o777 == 0o600
+        again = subprocess.run(command("host", "--resume"), env=env_for(tmp_path / "host"),
+                               capture_output=True, text=True, timeout=60, check=False)
+        assert again.returncode == 2 and "is over" in again.stderr
+    finally:
+        server.close()
+        player.close()

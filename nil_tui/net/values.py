@@ -1,0 +1,66 @@
+"""What the table tells its seats, as the session's values: the news of an event of the game,
+and the state each seat may see."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..driver import BotIncident, BotReplaced, DriverEvent
+from ..engine import CardPlayed, DealEnded, DealStarted, Game, GameEnded, Phase, TrickWon
+from ..session import protocol as session
+
+
+def news_of(game: Game | None, event: DriverEvent) -> session.News | None:
+    """An event of the game as the session tells it (every card in it has been played)."""
+    if isinstance(event, CardPlayed):
+        forced = game is not None and any(
+            p.forced for p in game.deals[event.deal_number - 1].plays if p.card == event.card)
+        return session.Played(event.seat, event.card, forced)
+    if isinstance(event, TrickWon):
+        return session.TrickTaken(event.trick, event.first_trick_for_winner)
+    if isinstance(event, DealStarted):
+        return session.DealBegun(event.deal_number, event.dealer)
+    if isinstance(event, DealEnded):
+        return session.DealOver(event.deal_number, event.taken, event.points, event.early,
+                                event.totals, event.rule)
+    if isinstance(event, GameEnded):
+        return session.GameOver(event.totals, event.losers)
+    if isinstance(event, BotIncident):
+        return session.BotFailed(event.seat, event.card, event.reason)
+    if isinstance(event, BotReplaced):
+        return session.SeatReplaced(event.seat, event.spec, event.substitute, event.reason)
+    return None
+
+
+def pace_of(game: Game, seat: int) -> str:
+    """Where play stands for a seat at a shared table."""
+    phase = game.phase
+    if phase is Phase.GAME_OVER:
+        return "game_over"
+    if phase is Phase.DEAL_OVER:
+        return "deal_over"
+    return "your_turn" if game.to_move == seat else "bot_waits"
+
+
+def seat_states(game: Game, turn: int, names: Sequence[str],
+                levels: Sequence[str | None], seats: Sequence[int]
+                ) -> dict[int, session.TableState]:
+    """What each of ``seats`` may see now. The first is the session's ``table_state``; the
+    others differ from it only in what is each seat's own (its seat, hand, legal cards and
+    pace), taken from that seat's own view (a test compares every one with the session's)."""
+    if not seats:
+        return {}
+    to_move = game.to_move if game.phase is Phase.PLAYING else None
+    thinking = to_move if to_move is not None and levels[to_move] is not None else None
+    first = session.table_state(game, seats[0], turn=turn, pace=pace_of(game, seats[0]),
+                                names=names, levels=levels, thinking=thinking,
+                                help_allowed=False)
+    out = {seats[0]: first}
+    for seat in seats[1:]:
+        view = game.deal.view(seat)
+        out[seat] = first._replace(seat=seat, hand=view.hand, legal=view.legal,
+                                   pace=pace_of(game, seat))
+    return out
+
+
+__all__ = ["news_of", "pace_of", "seat_states"]
