@@ -95,3 +95,51 @@ class Proc:
 def records_in(home: Path) -> list[dict[str, Any]]:
     return [json.loads(p.read_text(encoding="utf-8"))
             for p in sorted((home / "records").glob("table-*.json"))]
+
+
+def play_typed(args: list[str], home: Path, timeout: float = 120.0,
+               on_output: Any = None) -> tuple[int, str, int]:
+    """Run ``nil-tui join`` (or ``host``) in a terminal of its own and type, at each of its
+    prompts, the first legal card (Enter after a deal); returns the exit status, what it
+    showed, and how many cards were typed. ``on_output(text, write)`` may type more."""
+    import pty
+
+    pid, fd = pty.fork()
+    if pid == 0:  # the child
+        os.execvpe(args[0], args, env_for(home))
+    out = b""
+    typed = entered = 0
+    status = None
+    try:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([fd], [], [], 0.5)
+            if not ready:
+                continue
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            out += chunk
+            if on_output is not None:
+                on_output(out.decode(errors="replace"), lambda b: os.write(fd, b))
+            prompts = re.findall(rb"Your turn\. Legal: ([^\r\n]*?)  > ", out)
+            if len(prompts) > typed:
+                typed = len(prompts)
+                os.write(fd, prompts[-1].split()[0] + b"\n")
+            if out.count(b"for the next deal  > ") > entered:
+                entered += 1
+                os.write(fd, b"\n")
+        _, raw = os.waitpid(pid, 0)
+        status = os.waitstatus_to_exitcode(raw)
+    finally:
+        if status is None:
+            try:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+            except (ProcessLookupError, ChildProcessError):
+                pass
+        os.close(fd)
+    return (status if status is not None else -9), out.decode(errors="replace"), typed

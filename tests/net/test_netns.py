@@ -166,3 +166,29 @@ def test_a_game_over_a_slow_link(net: Net, tmp_path: Path) -> None:
     finally:
         for p in (server, a, b):
             p.close()
+
+
+def test_two_people_in_two_terminals_across_the_network_with_two_bots(
+        net: Net, tmp_path: Path) -> None:
+    """What the shared table is for: a two-person game with two bots, one person typing cards
+    in a terminal in one namespace, the other in another terminal, the host in a third."""
+    from procs import play_typed
+
+    server, invite = start_host(net, tmp_path / "host", "--players", "2", "--deals", "2",
+                                "--seed", "34")
+    other = join(net, tmp_path / "b", invite, "Bob", "0")
+    try:
+        status, shown, typed = play_typed(
+            [*net.run_in(net.client_ns), *command("join", invite, "--name", "Tess")],
+            tmp_path / "tess")
+        assert status == 0, shown[-2000:]
+        assert other.wait(120) == 0
+        records = [records_in(tmp_path / "tess")[0], records_in(tmp_path / "b")[0]]
+        check_record(records[0])
+        same_game(records)
+        kinds = sorted(p["kind"] for p in records[0]["players"])
+        assert kinds == ["bot", "bot", "human", "human"] and typed > 0
+        assert "Game over" in shown
+    finally:
+        server.close()
+        other.close()
