@@ -18,7 +18,16 @@ import pytest
 from nil_tui.engine import Game
 from nil_tui.engine.game import Phase
 from nil_tui.options import PlayOptions
-from nil_tui.store import DB_NAME, LOCKED, MIGRATIONS, SCHEMA_VERSION, Store, fingerprint
+from nil_tui.store import (
+    DB_NAME,
+    LOCKED,
+    MIGRATIONS,
+    SCHEMA_VERSION,
+    ChallengeFound,
+    ChallengeResult,
+    Store,
+    fingerprint,
+)
 
 EXPERTS = dataclasses.asdict(PlayOptions(deals=4, bots=("expert", "expert", "expert")))
 EASY = dataclasses.asdict(PlayOptions(deals=2, bots=("easy", "easy", "easy"), seed=7))
@@ -100,9 +109,9 @@ def test_remember_and_computed_round_trip(home: Path) -> None:
 
 
 def test_only_the_newest_computed_results_are_kept(home: Path, monkeypatch: Any) -> None:
-    from nil_tui.store import core
+    from nil_tui.store import queue
 
-    monkeypatch.setattr(core, "COMPUTED_KEPT", 3)
+    monkeypatch.setattr(queue, "COMPUTED_KEPT", 3)
     with Store.open(home) as s:
         for n in range(5):
             assert s.remember(f"analysis:{n}", {"n": n}) is True
@@ -185,11 +194,11 @@ def test_find_challenge_in_the_saved_game_and_in_history(store: Store) -> None:
     assert store.find_challenge(DATE) is None
     started = challenge(plays=10)
     assert store.save_current(started, EXPERTS)
-    assert store.find_challenge(DATE) == {"where": "current", "id": None, "finished": False}
+    assert store.find_challenge(DATE) == ChallengeFound("current", None, False)
     assert store.find_challenge("2026-12-01") is None
     gid = store.archive_current()  # a new game replaced it: set aside, unfinished
     assert gid is not None
-    assert store.find_challenge(DATE) == {"where": "history", "id": gid, "finished": False}
+    assert store.find_challenge(DATE) == ChallengeFound("history", gid, False)
     assert store.history()[0]["challenge"] == DATE
     assert store.history()[0]["challenge_diff"] is None
     done = challenge(seed=6)
@@ -209,7 +218,7 @@ def test_find_challenge_sees_a_finished_game_waiting_for_the_lock(home: Path,
     lock.hold()
     with Store.open(home) as s:
         assert s.finish_game(challenge(), EXPERTS) is None
-        assert s.find_challenge(DATE) == {"where": "history", "id": None, "finished": True}
+        assert s.find_challenge(DATE) == ChallengeFound("history", None, True)
         lock.release()
         assert s.retry_pending()
         found = s.find_challenge(DATE)
@@ -224,9 +233,9 @@ def test_the_reference_known_at_the_end_gives_the_difference(store: Store) -> No
     assert row["challenge"] == DATE
     assert row["challenge_diff"] == sum(mine(record)) - sum(ref)
     (entry,) = store.stats()["challenges"]
-    assert entry == {"date": DATE, "finished_at": row["finished_at"],
-                     "points": sum(mine(record)), "reference": sum(ref),
-                     "diff": sum(mine(record)) - sum(ref)}
+    assert entry == ChallengeResult(date=DATE, finished_at=row["finished_at"],
+                                    points=sum(mine(record)), reference=sum(ref),
+                                    diff=sum(mine(record)) - sum(ref))
 
 
 def test_the_reference_known_after_the_game_finished(store: Store) -> None:

@@ -6,16 +6,32 @@ statistics. SQLite in the user data directory; this package is the only code tha
 - ``summaries``: what history and statistics keep of a game (pure functions of its record);
 - ``files``: record files, data set aside, JSON read safely;
 - ``messages``: what the player is told;
-- ``core``: the ``Store`` itself.
+- ``database``: the connection and its state (ready, busy, waiting, saving nothing);
+- ``opening``: opening the file and recovering from what is found;
+- ``queue``: writes that wait for the database, with one index per question;
+- ``aside``: keeping what cannot be used, in files beside the database;
+- ``reads``: history and statistics, as the typed rows of ``rows``;
+- ``core``: the ``Store`` itself, the API the app uses.
 """
 
 from __future__ import annotations
 
 from ..paths import DB_NAME, default_home
-from .core import RECORDS_DIR, Finished, Saved, Store, as_options
+from .core import Store, as_options
+from .database import RECORDS_DIR
 from .files import JSONDamage, now_utc
 from .locking import LOCK_NAME, MAX_SLOTS
 from .messages import LOCKED
+from .rows import (
+    ChallengeFound,
+    ChallengeResult,
+    Finished,
+    HistoryRow,
+    Saved,
+    SeriesPoint,
+    Shares,
+    Stats,
+)
 from .schema import MIGRATIONS, SCHEMA_VERSION, StoreError
 from .summaries import (
     Figures,
@@ -28,8 +44,32 @@ from .summaries import (
 )
 
 __all__ = [
-    "DB_NAME", "LOCKED", "LOCK_NAME", "MAX_SLOTS", "MIGRATIONS", "RECORDS_DIR", "SCHEMA_VERSION",
-    "Figures", "Finished", "GameSummary", "JSONDamage", "JSONObject", "Saved", "Store",
-    "StoreError", "as_options", "default_home", "difficulty_of", "fingerprint", "now_utc",
-    "opponents_of", "summarize",
+    "DB_NAME",
+    "LOCKED",
+    "LOCK_NAME",
+    "MAX_SLOTS",
+    "MIGRATIONS",
+    "RECORDS_DIR",
+    "SCHEMA_VERSION",
+    "ChallengeFound",
+    "ChallengeResult",
+    "Figures",
+    "Finished",
+    "GameSummary",
+    "HistoryRow",
+    "JSONDamage",
+    "JSONObject",
+    "Saved",
+    "SeriesPoint",
+    "Shares",
+    "Stats",
+    "Store",
+    "StoreError",
+    "as_options",
+    "default_home",
+    "difficulty_of",
+    "fingerprint",
+    "now_utc",
+    "opponents_of",
+    "summarize",
 ]

@@ -13,7 +13,7 @@ from textual.widgets import DataTable, Sparkline, Static
 
 from nil_tui.engine import Game
 from nil_tui.engine.game import Phase
-from nil_tui.store import Store
+from nil_tui.store import HistoryRow, Store
 from nil_tui.tui.screens.history import HistoryScreen
 from nil_tui.tui.screens.review import ReviewScreen
 from nil_tui.tui.screens.stats import StatsScreen
@@ -277,8 +277,9 @@ async def test_history_rows_fit_80_columns_and_mark_challenges(
         {**base, "id": 3, "result": "unfinished", "finished": False,
          "opponents": "easy, hard, normal", "totals": [12, 13, 14, 15]},
     ] * 8
+    fill = {"path": None, "difficulty": "", "seed": None, "clean_deals": 0, "points": 0}
     monkeypatch.setattr(store, "history",
-                        lambda: [{**r, "id": n} for n, r in enumerate(rows)])
+                        lambda: [HistoryRow(**{**fill, **r, "id": n}) for n, r in enumerate(rows)])
     app = Host(lambda: HistoryScreen(store))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()

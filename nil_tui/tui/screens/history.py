@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as _dt
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.markup import escape
 from rich.text import Text
@@ -13,7 +13,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from ...engine import Game, RecordError
-from ...store import Store
+from ...store import HistoryRow, Store
 from ...store.summaries import ASSISTED
 from ..widgets.cards import CardLook
 from ..words import count
@@ -39,9 +39,9 @@ RESULT_STYLE = {"under the table": "bold red", "under the table (shared)": "red"
 RESULT_SHORT = {"under the table (shared)": "under (shared)"}
 
 
-def result_text(row: dict[str, Any]) -> Text:
+def result_text(row: HistoryRow) -> Text:
     """"Safe", "Draw", "Under the table", "Under (shared)" (short enough for 80 columns)."""
-    result = str(row.get("result", "?"))
+    result = row.result
     short = RESULT_SHORT.get(result, result)
     return Text(short[:1].upper() + short[1:], style=RESULT_STYLE.get(result, ""))
 
@@ -49,16 +49,16 @@ def result_text(row: dict[str, Any]) -> Text:
 LEVEL_SHORT = {"normal": "norm", "expert": "exp"}
 
 
-def opponents_text(row: dict[str, Any]) -> str:
+def opponents_text(row: HistoryRow) -> str:
     """Who played against you, short: "easy x3", "easy/norm/hard" for mixed levels,
     "challenge 11-30" for a daily challenge; ``*`` marks an assisted game (hints, meter or
     undo)."""
-    text = str(row.get("opponents", "?"))
+    text = row.opponents
     assisted = text.endswith(ASSISTED)
     if assisted:
         text = text[: -len(ASSISTED)]
-    challenge = row.get("challenge")
-    if isinstance(challenge, str) and challenge:
+    challenge = row.challenge
+    if challenge:
         text = f"challenge {challenge[5:] or challenge}"
     elif ", " in text:
         text = "/".join(LEVEL_SHORT.get(level, level) for level in text.split(", "))
@@ -92,7 +92,7 @@ class HistoryScreen(Screen[None]):
     def __init__(self, store: Store) -> None:
         super().__init__()
         self.store = store
-        self.rows: list[dict[str, Any]] = []
+        self.rows: list[HistoryRow] = []
 
     def compose(self) -> ComposeResult:
         yield Static(id="history-head")
@@ -115,17 +115,14 @@ class HistoryScreen(Screen[None]):
         table.add_column("Opponents", key="opponents")
         table.add_column("You | W N E", key="points")
         for row in self.rows:
-            result = result_text(row) if row.get("finished", True) else Text(
-                "Unfinished", style="italic")
-            table.add_row(local_time(row.get("finished_at")), str(row.get("deals", "?")),
-                          result, opponents_text(row),
-                          points_text(list(row.get("totals") or [])),
-                          key=str(row.get("id", len(table.rows))))
+            result = result_text(row) if row.finished else Text("Unfinished", style="italic")
+            table.add_row(local_time(row.finished_at), str(row.deals), result,
+                          opponents_text(row), points_text(row.totals), key=str(row.id))
         empty = not self.rows
         table.display = not empty
         self.query_one("#history-empty").display = empty
-        finished = [r for r in self.rows if r.get("finished", True)]
-        lost = sum(1 for r in finished if r.get("lost"))
+        finished = [r for r in self.rows if r.finished]
+        lost = sum(1 for r in finished if r.lost)
         head = Text("Game history", style="bold")
         if self.rows:
             head.append(f"   {count(len(finished), 'game')}, {lost} under the table",
@@ -134,24 +131,24 @@ class HistoryScreen(Screen[None]):
             if unfinished:
                 head.append(f", {unfinished} unfinished", style="dim")
             head.append("   Enter: review   a: analysis", style="dim")
-            if any(str(r.get("opponents", "")).endswith(ASSISTED) for r in self.rows):
+            if any(r.opponents.endswith(ASSISTED) for r in self.rows):
                 head.append("\n* assisted (hints, meter or undo)", style="dim")
         self.query_one("#history-head", Static).update(head)
         if not empty:
             table.focus()
 
-    def _chosen(self) -> dict[str, Any] | None:
+    def _chosen(self) -> HistoryRow | None:
         table = self.query_one(DataTable)
         if not self.rows or not 0 <= table.cursor_row < len(self.rows):
             return None
         return self.rows[table.cursor_row]
 
-    def _chosen_game(self) -> tuple[dict[str, Any], Game] | None:
+    def _chosen_game(self) -> tuple[HistoryRow, Game] | None:
         """The selected row and its game, or None (said why when it cannot be read)."""
         row = self._chosen()
         if row is None:
             return None
-        record = self.store.load_record(int(row["id"])) if "id" in row else None
+        record = self.store.load_record(row.id)
         if record is None:
             self.notify("This game's record is missing from the store.", severity="error")
             return None
@@ -183,22 +180,22 @@ class HistoryScreen(Screen[None]):
         row, game = chosen
         from .review import ReviewScreen
 
-        title = f"{local_time(row.get('finished_at'))} · {row.get('result', '')}"
+        title = f"{local_time(row.finished_at)} · {row.result}"
         self.app.push_screen(ReviewScreen(game, title=title, look=self._look()))
 
     def action_resume(self) -> None:
         """Continue an unfinished game (the one saved now, if any, goes to history)."""
         row = self._chosen()
-        if row is None or "id" not in row:
+        if row is None:
             return
-        if row.get("finished", True):
+        if row.finished:
             self.notify("This game is over: Enter reviews it.", severity="warning")
             return
         from ..app import NilApp
 
         app = self.app
         if isinstance(app, NilApp):
-            app.resume_from_history(int(row["id"]))
+            app.resume_from_history(row.id)
 
     def _look(self) -> CardLook:
         """Cards drawn as the player chose (ASCII suits, four colours)."""

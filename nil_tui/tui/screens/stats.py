@@ -5,7 +5,7 @@ you stayed clean against each level of opponents."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -14,7 +14,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Sparkline, Static
 
-from ...store import Store
+from ...store import ChallengeResult, SeriesPoint, Shares, Store
 from ..widgets.charts import BarChart, LineChart, Series
 from ..words import count
 from .base import close_screen
@@ -43,11 +43,10 @@ def running_average(values: list[float], over: int) -> list[float]:
     return out
 
 
-def figures_row(name: str, f: dict[str, Any], ascii: bool = False) -> tuple[str | Text, ...]:
-    return (name, str(f["games"]), f"{f['lost']} ({share(f['lost'], f['games'], ascii)})",
-            str(f["deals"]),
-            f"{f['clean_deals']} ({share(f['clean_deals'], f['deals'], ascii)})",
-            f"{f['points_per_deal']:.2f}" if f["deals"] else ("-" if ascii else "—"))
+def figures_row(name: str, f: Shares, ascii: bool = False) -> tuple[str | Text, ...]:
+    return (name, str(f.games), f"{f.lost} ({share(f.lost, f.games, ascii)})", str(f.deals),
+            f"{f.clean_deals} ({share(f.clean_deals, f.deals, ascii)})",
+            f"{f.points_per_deal:.2f}" if f.deals else ("-" if ascii else "—"))
 
 
 class StatsScreen(Screen[None]):
@@ -114,14 +113,11 @@ class StatsScreen(Screen[None]):
         self.refresh_figures()
 
     def refresh_figures(self) -> None:
-        stats = self.store.stats() or {}
-        zero: dict[str, Any] = {"games": 0, "lost": 0, "deals": 0, "clean_deals": 0,
-                                "points": 0, "points_per_deal": 0.0}
-        overall = stats.get("overall") or zero
-        by = stats.get("by_difficulty") or {}
-        played = overall["games"] > 0
+        stats = self.store.stats()
+        overall, by = stats.overall, stats.by_difficulty
+        played = overall.games > 0
         self._show_head(overall, by, played)
-        series = list(stats.get("series") or [])
+        series = list(stats.series)
         sparkline = self._show_results(series[-SERIES_LENGTH:])
         for widget_id in ("#stats-table", "#stats-chart-range"):
             self.query_one(widget_id).display = played
@@ -129,17 +125,17 @@ class StatsScreen(Screen[None]):
         self.query_one("#stats-chart").display = played and sparkline
         self.query_one("#stats-empty").display = not played
         self._draw_games(series)
-        self._draw_challenges(list(stats.get("challenges") or []))
+        self._draw_challenges(list(stats.challenges))
         self._draw_clean(by)
 
-    def _show_head(self, overall: dict[str, Any], by: dict[str, Any], played: bool) -> None:
+    def _show_head(self, overall: Shares, by: dict[str, Shares], played: bool) -> None:
         """The headline and the table of figures by level of opponents."""
         ascii = self.ascii
         head = Text("Statistics", style="bold")
         if played:
-            head.append(f"   {count(overall['games'], 'game')}, under the table in "
-                        f"{overall['lost']} "
-                        f"({share(overall['lost'], overall['games'], ascii)})", style="dim")
+            head.append(f"   {count(overall.games, 'game')}, under the table in "
+                        f"{overall.lost} ({share(overall.lost, overall.games, ascii)})",
+                        style="dim")
         self.query_one("#stats-head", Static).update(head)
         table = self.query_one(DataTable)
         table.clear(columns=True)
@@ -150,11 +146,11 @@ class StatsScreen(Screen[None]):
         if len(by) > 1:
             table.add_row(*figures_row("all", overall, ascii), key="all")
 
-    def _show_results(self, series: list[dict[str, Any]]) -> bool:
+    def _show_results(self, series: list[SeriesPoint]) -> bool:
         """The sparkline of points per deal and the results game by game; whether the
         sparkline is shown."""
         ascii = self.ascii
-        values = [float(s["points_per_deal"]) for s in series]
+        values = [s.points_per_deal for s in series]
         # The sparkline needs two games to draw a line (one value fills it solid), and its
         # blocks are no ASCII: in ASCII the chart below shows the same figures, and here
         # stay only the results, game by game.
@@ -167,16 +163,16 @@ class StatsScreen(Screen[None]):
         if series:
             lost_mark, safe_mark = ("v", ".") if ascii else ("▼", "·")
             if sparkline:
-                marks.append(f"{series[0]['finished_at'][:10]} to "
-                             f"{series[-1]['finished_at'][:10]}: low {min(values):.2f}, "
+                marks.append(f"{series[0].finished_at[:10]} to "
+                             f"{series[-1].finished_at[:10]}: low {min(values):.2f}, "
                              f"high {max(values):.2f}\n")
             elif not ascii:
                 marks.append(f"One game so far ({values[0]:.2f} points per deal): this "
                              "chart starts with your second game.\n")
             marks.append("Results, game by game: " if ascii else "Results: ")
             for s in series[-40:]:
-                marks.append(lost_mark if s["lost"] else safe_mark,
-                             style="bold red" if s["lost"] else "")
+                marks.append(lost_mark if s.lost else safe_mark,
+                             style="bold red" if s.lost else "")
             marks.append(f"  ({lost_mark} under the table)", style="dim")
         self.query_one("#stats-chart-range", Static).update(marks)
         return sparkline
@@ -186,10 +182,10 @@ class StatsScreen(Screen[None]):
         text.append(f" {note}", style="dim")
         self.query_one(widget_id, Static).update(text)
 
-    def _draw_games(self, series: list[dict[str, Any]]) -> None:
+    def _draw_games(self, series: list[SeriesPoint]) -> None:
         last = series[-CHART_GAMES:]
         first = len(series) - len(last) + 1
-        values = [float(s["points_per_deal"]) for s in last]
+        values = [s.points_per_deal for s in last]
         self._title("#stats-games-title", "Points per deal in your last games",
                     f"(the last {count(len(last), 'game')}; higher is safer)"
                     if last else "")
@@ -199,12 +195,12 @@ class StatsScreen(Screen[None]):
         self.query_one("#stats-games", LineChart).update(
             lines, list(range(first, first + len(last))))
 
-    def _draw_challenges(self, challenges: list[dict[str, Any]]) -> None:
-        known = [c for c in challenges if c.get("diff") is not None]
+    def _draw_challenges(self, challenges: list[ChallengeResult]) -> None:
+        known = [c for c in challenges if c.diff is not None]
         shown = known[-CHART_CHALLENGES:]
         note = ""
         if known:
-            average = sum(int(c["diff"]) for c in known) / len(known)
+            average = sum(c.diff or 0 for c in known) / len(known)
             note = (f"(the same deals from your seat; above 0 you did better; average "
                     f"{average:+.2f} over {count(len(known), 'challenge')})")
         self._title("#stats-challenges-title", "Daily challenges: your points minus the "
@@ -216,10 +212,10 @@ class StatsScreen(Screen[None]):
         note_widget.update(words)
         note_widget.display = bool(words)
         self.query_one("#stats-challenges", BarChart).update(
-            [str(c["date"])[5:] for c in shown], [float(c["diff"]) for c in shown])
+            [c.date[5:] for c in shown], [float(c.diff or 0) for c in shown])
 
-    def _draw_clean(self, by: dict[str, Any]) -> None:
-        levels = [(name, f) for name, f in by.items() if f.get("deals")]
+    def _draw_clean(self, by: dict[str, Shares]) -> None:
+        levels = [(name, f) for name, f in by.items() if f.deals]
         self._title("#stats-clean-title", "How often you stayed clean",
                     "(share of your deals without a trick, by the level of your opponents)"
                     if levels else "")
@@ -227,7 +223,7 @@ class StatsScreen(Screen[None]):
         chart.styles.height = max(5, len(levels) + 3)  # a row a level, the frame and axis
         chart.update(
             [name for name, _ in levels],
-            [round(100 * f["clean_deals"] / f["deals"], 1) for _, f in levels])
+            [round(100 * f.clean_deals / f.deals, 1) for _, f in levels])
 
     def action_close(self) -> None:
         close_screen(self)
