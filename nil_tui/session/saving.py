@@ -38,7 +38,7 @@ class Keeper:
 
     def __init__(self, store: Callable[[], Store],
                  tell: Callable[[str | None, str | None], object]) -> None:
-        self._store = store
+        self.store = store
         self._tell = tell
         self.problem: str | None = None  # why the game is not saved now, if so
         self.unkept: list[tuple[Game, PlayOptions]] = []  # finished, not yet in history
@@ -62,7 +62,7 @@ class Keeper:
         if ok and not self.unkept:
             self._note(None)
         elif not ok:
-            self._note(self._store().problem or "the game could not be written.")
+            self._note(self.store().problem or "the game could not be written.")
 
     def save(self, game: Game, options: PlayOptions) -> bool:
         """Save the game in progress; False (and the problem noted) when it is not kept. A
@@ -71,7 +71,7 @@ class Keeper:
             return True
         data = options_dict(options)
         ok = self.guarded("save the game",
-                          lambda: self._store().save_current(game.to_record(), data), False)
+                          lambda: self.store().save_current(game.to_record(), data), False)
         self._written(ok)
         return ok
 
@@ -81,12 +81,12 @@ class Keeper:
         told it is not saved."""
         data = options_dict(options)
         done = self.guarded("keep the finished game",
-                            lambda: self._store().keep_finished(game.to_record(), data), None)
+                            lambda: self.store().keep_finished(game.to_record(), data), None)
         self.unkept = [(g, o) for g, o in self.unkept if g is not game]
         if done is None or not done.stored:
             self.unkept.append((game, options))
             reason = done.problem if done is not None else None
-            self._note(reason or self.problem or self._store().problem
+            self._note(reason or self.problem or self.store().problem
                        or "the finished game could not be written yet.")
             return None
         self._written(True)
@@ -97,7 +97,7 @@ class Keeper:
         of finished games now kept."""
         if not self.problem:
             return []
-        ok = self.guarded("save the game", self._store().retry_pending, False)
+        ok = self.guarded("save the game", self.store().retry_pending, False)
         if not ok:
             self._written(False)
             return []

@@ -14,7 +14,6 @@ from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
-from textual.worker import get_current_worker
 
 from ..driver import SUBSTITUTE, short_text
 from ..engine import SEAT_NAMES
@@ -23,10 +22,11 @@ from .messages import GameKept
 from .words import BOT_SEATS
 
 if TYPE_CHECKING:
-    from ..challenge import Progress, ReferenceNews, ReferenceProcess
+    from ..challenge import Progress, ReferenceNews
     from ..driver import DriverEvent, GameDriver, Opener
     from ..engine import Game
     from ..session.game_session import GameSession
+    from ..session.reference import References
     from ..session.saving import Keeper
     from ..store import ChallengeFound, Store
     from .screens.dialogs import TooSmall
@@ -119,12 +119,7 @@ class NilApp(App[int]):
         self._store_later = False
         self._settings_later: PlayOptions | None = None
         self.challenge_date = challenge_date  # ``nil-tui challenge``: the date to open
-        # The daily challenge's reference (the expert in the player's seat), worked out in a
-        # process of its own: the date being worked out, its process, how far it got, and
-        # why it failed (if it did).
-        self._reference: ReferenceProcess | None = None
-        self.reference_progress: dict[str, Progress] = {}
-        self.reference_failed: dict[str, str] = {}
+        self._references: References | None = None  # the daily challenge's, once asked
 
     def compose(self) -> ComposeResult:
         """The default screen stays empty: the first screen shown (the table for ``play``)
@@ -650,96 +645,36 @@ class NilApp(App[int]):
 
         return GameOverScreen(game, options, path, problem)
 
-    def known_reference(self, game: Game) -> list[int] | None:
-        """The reference of a challenge game when it is known: in its record, or kept in the
-        store (then written into the game too)."""
-        from ..challenge import reference_key, valid_reference
+    @property
+    def references(self) -> References:
+        """The daily challenge's references (the expert's points), worked out apart."""
+        if self._references is None:
+            from ..session.reference import References
 
-        if game.challenge is None:
-            return None
-        points = valid_reference(game.challenge.get("reference"), game.deals_planned)
-        if points is not None:
-            return points
-        date = str(game.challenge["date"])
-        cached = self._guarded("read the expert's result",
-                               lambda: self.store.computed(reference_key(date)), None)
-        points = valid_reference(cached, game.deals_planned)
-        if points is not None:
-            game.challenge["reference"] = list(points)
-        return points
+            self._references = References(
+                self.keeper, post=lambda date, news: self.post_message(
+                    ReferenceNewsArrived(date, news)),
+                tell=self._tell_challenge_screens,
+                playing=lambda: self.session.game if self.session is not None else None,
+                save=self.save_game)
+        return self._references
+
+    @property
+    def reference_progress(self) -> dict[str, Progress]:
+        return self.references.progress
+
+    @property
+    def reference_failed(self) -> dict[str, str]:
+        return self.references.failed
+
+    def known_reference(self, game: Game) -> list[int] | None:
+        return self.references.known(game)
 
     def want_reference(self, game: Game) -> None:
-        """Make sure the reference of a challenge game is known or being worked out."""
-        if game.challenge is None:
-            return
-        date = str(game.challenge["date"])
-        in_record = game.challenge.get("reference") is not None
-        if self.known_reference(game) is not None:
-            # Kept from an earlier run but not yet with a finished game: history learns it.
-            self._reference_known(date, game.challenge["reference"],
-                                  compute=game.is_over and not in_record)
-            return
-        if self._reference is not None and self._reference.date == date:
-            return  # on its way
-        self._stop_reference()
-        from ..challenge import Progress, ReferenceProcess
-
-        self.reference_failed.pop(date, None)
-        try:
-            self._reference = ReferenceProcess(date)
-        except Exception as exc:  # noqa: BLE001 - the game goes on without the comparison
-            self.reference_failed[date] = short_text(exc)
-            return
-        self.reference_progress[date] = Progress(0, 0)
-        self._follow_reference(self._reference)
-
-    @work(thread=True, group="challenge-reference")
-    def _follow_reference(self, process: ReferenceProcess) -> None:
-        """Pass on what the reference's process says (in a thread: it waits on a pipe)."""
-        worker = get_current_worker()
-        for news in process.news(lambda: worker.is_cancelled):
-            self.post_message(ReferenceNewsArrived(process.date, news))
+        self.references.want(game)
 
     def on_reference_news_arrived(self, message: ReferenceNewsArrived) -> None:
-        from ..challenge import Failed, Finished
-
-        news, date = message.news, message.date
-        if isinstance(news, Finished):
-            self._stop_reference(date)
-            from ..challenge import reference_key
-
-            self._guarded("keep the expert's result",
-                          lambda: self.store.remember(reference_key(date),
-                                                      {"points": list(news.points)}), False)
-            self._reference_known(date, news.points, compute=True)
-        elif isinstance(news, Failed):
-            self._stop_reference(date)
-            self.reference_progress.pop(date, None)
-            self.reference_failed[date] = news.reason
-            self._tell_challenge_screens(date)
-        else:
-            self.reference_progress[date] = news
-            self._tell_challenge_screens(date)
-
-    def _reference_known(self, date: str, points: list[int], *, compute: bool) -> None:
-        """Write the reference wherever the challenge of ``date`` is: the game at the table
-        (saved with it), a finished game waiting to be kept, and (``compute``) history."""
-        self.reference_progress.pop(date, None)
-        driver = self.driver
-        game = driver.game if driver is not None else None
-        if (game is not None and game.challenge is not None
-                and game.challenge["date"] == date
-                and game.challenge.get("reference") != points):
-            game.challenge["reference"] = list(points)
-            if not game.is_over:
-                self.save_game(game)
-        waiting = self.keeper.waiting(date)
-        if waiting is not None and waiting.challenge is not None:
-            waiting.challenge["reference"] = list(points)
-        if compute:
-            self._guarded("keep the expert's result with the challenge",
-                          lambda: self.store.set_challenge_reference(date, list(points)), False)
-        self._tell_challenge_screens(date, points)
+        self.references.news(message.date, message.news)
 
     def _tell_challenge_screens(self, date: str, points: list[int] | None = None) -> None:
         from .screens.challenge import ChallengeScreen
@@ -747,17 +682,6 @@ class NilApp(App[int]):
         for screen in self.screen_stack:
             if isinstance(screen, ChallengeScreen) and screen.date == date:
                 screen.reference_news(points)
-
-    def _stop_reference(self, date: str | None = None) -> None:
-        """Stop the reference's process (only the one of ``date``, when given), without
-        waiting for it to end."""
-        from .lifecycle import close_in_background
-
-        process = self._reference
-        if process is None or (date is not None and process.date != date):
-            return
-        self._reference = None
-        close_in_background(process.stop)
 
     # --- global keys ----------------------------------------------------------------------
     def action_rules(self) -> None:
@@ -835,10 +759,9 @@ class NilApp(App[int]):
         session = getattr(self, "session", None)
         if session is not None:  # stop the bots (plugin processes) without waiting for them
             close_in_background(session.driver.close)
-        process = getattr(self, "_reference", None)
-        if process is not None:
-            self._reference = None
-            close_in_background(process.stop)
+        references = getattr(self, "_references", None)
+        if references is not None:
+            references.stop()
         store = self._store
         if store is not None:
             with contextlib.suppress(Exception):
