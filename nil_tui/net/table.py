@@ -325,6 +325,7 @@ class Table:
             found = self._free_seat(hello.seat)
             seat = self.seats[found]
             seat.kind, seat.key, seat.member = "person", keys.new_secret(), member
+            seat.owner = not any(s.owner for s in self.seats)  # no host's seat: the first
             seat.name = self._unique_name(hello.name or SEAT_NAMES[found], found)
             notice = {"kind": "joined", "seat": found, "name": seat.name}
             self._keep()

@@ -146,3 +146,25 @@ def test_the_four_states_of_a_position_are_each_seats_own() -> None:
             else:
                 driver.play(rng.choice(game.deal.legal_moves()))
         driver.close()
+
+
+async def test_at_a_table_without_a_host_seat_the_first_to_sit_down_starts_it() -> None:
+    async with served(TableConfig(deals=1, seed=5)) as s:
+        first, second = TableClient(s.invite, name="A"), TableClient(s.invite, name="B")
+        assert (await first.connect())["owner"] is True
+        assert (await second.connect())["owner"] is False
+        await second.start()
+        for _ in range(20):
+            got = await second.receive(5)
+            if isinstance(got, dict) and got.get("type") == "refused":
+                assert got["code"] == "not_owner"
+                break
+        assert s.table.game is None
+        await first.start()
+        records = await asyncio.wait_for(asyncio.gather(
+            play_scripted(first, random.Random(1)), play_scripted(second, random.Random(2))),
+            60)
+        assert all(r is not None and r["finished"] for r in records)
+        assert [p["kind"] for p in records[0]["players"]] == ["human", "human", "bot", "bot"]
+        await first.close()
+        await second.close()
