@@ -8,13 +8,19 @@ error, a lock or an unknown version never renames anything, and the player is to
 from __future__ import annotations
 
 import dataclasses
+import fcntl
 import json
 import os
 import random
+import re
+import select
 import shutil
 import sqlite3
+import struct
 import subprocess
 import sys
+import termios
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -402,4 +408,56 @@ def test_a_finished_game_on_a_read_only_file_is_written_once_it_can_be(
             "until the file can be written.")
     assert seen["first"] == [False, said] and seen["retry"] is False
     assert seen["after"] is True and seen["history"] == 2
+    assert set_aside(home) == []
+
+
+# --- the player is told, on a real terminal ----------------------------------------------------
+ANSI = re.compile(r"\x1b(\[[0-9;?<>=]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[()][0-9A-Za-z]|.)")
+
+
+def screen_text(home: Path, *args: str, until: tuple[str, ...], limit: float = 60.0) -> str:
+    """``nil-tui ARGS`` on a 100x32 pseudo-terminal until all of ``until`` were drawn (or
+    ``limit`` seconds); what it drew, escape sequences taken out. The app is then stopped."""
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 32, 100, 0, 0))
+    env = dict(os.environ, TERM="xterm-256color", NIL_TUI_HOME=str(home), COLUMNS="100",
+               LINES="32")
+    env.pop("TEXTUAL", None)
+    proc = subprocess.Popen([sys.executable, "-m", "nil_tui", *args], stdin=slave,
+                            stdout=slave, stderr=slave, env=env, start_new_session=True)
+    os.close(slave)
+    raw = b""
+    deadline = time.monotonic() + limit
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([master], [], [], 0.1)
+            if ready:
+                try:
+                    chunk = os.read(master, 65536)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                raw += chunk
+                text = ANSI.sub("", raw.decode("utf-8", "replace"))
+                if all(word in text for word in until):
+                    break
+            elif proc.poll() is not None:
+                break
+    finally:
+        proc.kill()
+        proc.wait(timeout=10)
+        os.close(master)
+    return ANSI.sub("", raw.decode("utf-8", "replace"))
+
+
+def test_resume_on_a_full_disk_plays_the_game_and_says_the_disk_is_full(
+        small_disk: SmallDisk) -> None:
+    home = small_disk.mount / "data"
+    make_store(home, current=partial(1))
+    small_disk.fill()
+    drawn = screen_text(home, "resume", until=("You (South)", "full;"))
+    assert "You (South)" in drawn, drawn[-2000:]  # the saved game is on the table
+    assert "full;" in drawn and "The disk that holds" in drawn, drawn[-2000:]
+    assert "damaged" not in drawn and NO_GAME not in drawn
     assert set_aside(home) == []
