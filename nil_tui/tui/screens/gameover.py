@@ -12,6 +12,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
+from textual.geometry import Size
 from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Footer, Static
@@ -169,10 +170,17 @@ class GameOverScreen(NilScreen):
     GameOverScreen.-wide #gameover-chart { display: block; margin-left: 2; }
     GameOverScreen.-chart #gameover-chart { display: block; margin-bottom: 1; }
     GameOverScreen.-chart #art { display: none; }
+    GameOverScreen #gameover > #gameover-keys { dock: bottom; margin: 0; }
+    GameOverScreen.-short #gameover > Static { margin-bottom: 0; }
+    GameOverScreen.-short #gameover-title { margin-bottom: 1; }
+    GameOverScreen.-short #gameover-table { display: none; }
+    GameOverScreen.-short.-table #gameover-table { display: block; }
+    GameOverScreen.-short.-table #gameover-pictures { display: none; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "again", "New game"),
         Binding("g", "chart", "Totals chart"),
+        Binding("t", "deals", "Every deal", show=False),  # the page says it
         Binding("a", "analyse", "Analysis"),
         Binding("q", "app.quit", "Quit"),
         Binding("question_mark,f1", "app.rules", "Rules"),
@@ -185,6 +193,7 @@ class GameOverScreen(NilScreen):
         self.options = options
         self.path = path
         self.problem = problem  # why the game could not be kept, when it could not
+        self._fitted: Size | None = None  # the terminal's size the page was fitted to
 
     def compose(self) -> ComposeResult:
         game = self.game
@@ -205,20 +214,49 @@ class GameOverScreen(NilScreen):
         yield Footer()
 
     def _keys(self) -> Text:
-        if self.has_class("-wide"):
-            swap = ""
-        elif self.has_class("-chart"):
-            swap = "   g: the table again"
-        else:
-            swap = "   g: the totals deal by deal"
-        return Text(f"Enter: a new game with the same settings{swap}   a: analysis of the "
-                    "last deal   q: quit", style="dim")
+        """The keys in words: the page's own first, then what swaps the pictures (on a line
+        of its own, so that no key's words are broken across lines at 80 columns)."""
+        swaps = []
+        if self.has_class("-chart"):
+            swaps.append("g: the table again")
+        elif not self.has_class("-wide"):
+            swaps.append("g: the totals deal by deal")
+        if self.has_class("-short"):  # the page is too short for the picture and the scores
+            swaps.append("t: the picture again" if self.has_class("-table")
+                         else "t: every deal's scores")
+        keys = "Enter: new game, same settings   a: analysis of the last deal   q: quit"
+        if swaps:
+            keys += ("   " if self.has_class("-wide") else "\n") + "   ".join(swaps)
+        return Text(keys, style="dim")
 
     def on_resize(self, event: events.Resize) -> None:
         self._lay_out(event.size.width)
+        self._fit()
 
     def on_mount(self) -> None:
         self._lay_out(self.size.width or self.app.size.width)
+        self._fit()
+
+    def _fit(self) -> None:
+        """Where the whole page does not fit the terminal (80x24), the deals' scores take
+        the picture's place on ``t``, and the keys say so: measured once laid out, again
+        when the terminal grows (a smaller one is measured as it is)."""
+        size = self.app.size
+        if size == self._fitted:
+            return
+        grew = self._fitted is not None and (size.width > self._fitted.width
+                                             or size.height > self._fitted.height)
+        self._fitted = size
+        if grew:
+            self.remove_class("-short")
+        self.call_after_refresh(self._check_fit)
+
+    def _check_fit(self) -> None:
+        if not self.has_class("-short") and self.query_one(
+                "#gameover", VerticalScroll).max_scroll_y > 0:
+            self.add_class("-short")
+            self.refresh_bindings()
+        self.query_one("#gameover-keys", Static).update(self._keys())
 
     def _lay_out(self, width: int) -> None:
         """The chart beside the table when there is room, else on ``g`` in its place."""
@@ -233,7 +271,14 @@ class GameOverScreen(NilScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "chart" and self.has_class("-wide"):
             return False  # the chart is already beside the table
+        if action == "deals" and not self.has_class("-short"):
+            return False  # every deal's scores are on the page already
         return super().check_action(action, parameters)
+
+    def action_deals(self) -> None:
+        """Swap the picture and every deal's scores (where the page is too short for both)."""
+        self.toggle_class("-table")
+        self.query_one("#gameover-keys", Static).update(self._keys())
 
     def action_chart(self) -> None:
         """Swap the table's picture and the running totals."""
