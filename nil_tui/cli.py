@@ -15,7 +15,7 @@ from . import __version__, argtypes
 from .argtypes import UsageError
 from .options import BOT_SEATS, SPEEDS, PlayOptions
 from .recordfile import MAX_RECORD_BYTES, load_game
-from .textsafe import OutputError, lines, write_err, write_out
+from .textsafe import OutputError, lines, one_line, write_err, write_out
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
@@ -261,7 +261,7 @@ def _run(args: argparse.Namespace) -> int:
         game = load_game(args.file)
         from .tui import launch
 
-        return launch.replay(game, source=args.file)
+        return launch.replay(game, source=one_line(args.file))  # the title: shown as text
     if command == "resume":
         return resume()
     if command in ("host", "join"):

@@ -243,3 +243,61 @@ def test_saved_settings_never_seat_the_oracle_at_a_table() -> None:
     assert options_from_dict({"bots": ["hard", "easy", " oracle"]}).bots == PlayOptions().bots
     assert options_from_dict({"bots": ["hard", "easy", "expert"]}).bots == (
         "hard", "easy", "expert")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a real pty (Linux)")
+def test_replay_on_a_real_terminal_shows_a_hostile_file_name_as_text(tmp_path: Path) -> None:
+    """``nil-tui replay`` names the file in its title: a file name holding ESC ] 0;... BEL
+    (which sets the terminal's title) or ESC [2J (which clears the screen) is shown escaped;
+    the names of the record's players are read escaped too."""
+    import fcntl
+    import os
+    import select
+    import struct
+    import termios
+    import time
+
+    game = Game(1, seed=5)
+    while not game.is_over:
+        game.play(game.deal.legal_moves()[0])
+    record = game.to_record()
+    for seat, name in ((1, "\x1b]0;title\x07"), (2, "nul\x00here"), (3, "two\nlines")):
+        record["players"][seat]["name"] = name
+    import tempfile
+
+    short = Path(tempfile.mkdtemp(prefix="nil-"))  # the title fits in 100 columns
+    path = short / "\x1b]0;title\x07\x1b[2Jgame.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 32, 100, 0, 0))
+    env = dict(os.environ, TERM="xterm-256color", NIL_TUI_HOME=str(tmp_path))
+    env.pop("TEXTUAL", None)
+    proc = subprocess.Popen([sys.executable, "-m", "nil_tui", "replay", str(path)],
+                            stdin=slave, stdout=slave, stderr=slave, env=env,
+                            start_new_session=True, close_fds=True)
+    out = bytearray()
+    try:
+        deadline = time.monotonic() + 60
+        while b"game.json" not in out and time.monotonic() < deadline:
+            if select.select([master], [], [], 0.1)[0]:
+                out += os.read(master, 65536)
+        os.write(master, b"\x11")  # Ctrl+Q
+        while proc.poll() is None and time.monotonic() < deadline + 30:
+            if select.select([master], [], [], 0.1)[0]:
+                try:
+                    out += os.read(master, 65536)
+                except OSError:
+                    break
+        assert proc.wait(timeout=30) == 0, bytes(out[-800:])
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=10)
+        os.close(master)
+        os.close(slave)
+        path.unlink()
+        short.rmdir()
+    assert b"\\x1b]0;title\\x07\\x1b[2Jgame.json" in out, bytes(out[:1500])
+    assert b"\x1b]0;title" not in out
+    assert b"\x1b[2Jgame" not in out
+    assert b"\x00" not in out
