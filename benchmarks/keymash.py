@@ -1,12 +1,17 @@
 """The long key mash: thousands of seeded random keys and clicks across games in the headless
-app, then the engine's invariants on every game seen and the saved game against the table.
+app, then the engine's invariants on every game seen and the saved game against the table;
+then seeded keys on every screen the app starts on (setup, a game, a replay, history,
+statistics, the daily challenge, a resumed game), the command palette and the quit keys among
+them, an app that a key ends started again for the keys left.
 
-The tests run the same mash for 150 keys per seed (tests/tui/test_keymash.py); this one runs
-it long, for the rare states a short mash does not reach. It prints, per seed, the keys sent,
-the time they took, the games seen and finished, and whether every check held; the exit
-status is 1 if any check failed.
+The tests run the same mashes short (150 keys per seed on the table, 40 per screen:
+tests/tui/test_keymash.py); this one runs them long, for the rare states a short mash does not
+reach. It prints, per seed, the keys sent, the time they took, the games seen and finished,
+and whether every check held; per screen, the keys, the time, the starts and the screens
+reached. The exit status is 1 if any check failed or the app raised.
 
     python benchmarks/keymash.py [--keys 2000] [--deals 3] [--seeds 2026 1 2]
+                                 [--screen-keys 400] [--starts setup play ...]
 """
 
 from __future__ import annotations
@@ -23,7 +28,16 @@ from pathlib import Path
 os.environ.setdefault("NIL_TUI_HOME", tempfile.mkdtemp(prefix="nil-tui-bench-"))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "tui"))
 
-from test_keymash import SIZE, check_invariants, mash, mash_app
+from test_keymash import (
+    SIZE,
+    STARTS,
+    QuickReference,
+    check_invariants,
+    keys_on_screens,
+    mash,
+    mash_app,
+    prepare,
+)
 from tui_helpers import settle
 
 from nil_tui.tui.screens.table import TableScreen
@@ -54,12 +68,46 @@ async def one_run(seed: int, keys: int, deals: int) -> tuple[float, int, int, st
     return elapsed, len(games), sum(g.is_over for g in games), problem
 
 
+def quick_analysis() -> None:
+    """The analysis screen's search on a small budget, in its thread, and the challenge's
+    reference known at once (as in the tests)."""
+    from nil_tui import analysis
+    from nil_tui.analysis import Budget
+
+    quick = Budget(batch=20, min_layouts=20, max_layouts=40, max_playouts=400)
+    full = analysis.analyse_deal
+
+    def analyse_deal(*args: object, **kwargs: object) -> object:
+        kwargs.update(budget=quick, jobs=0)
+        return full(*args, **kwargs)  # type: ignore[arg-type]
+
+    analysis.analyse_deal = analyse_deal  # type: ignore[assignment]
+    from nil_tui import challenge
+
+    challenge.ReferenceProcess = QuickReference  # type: ignore[assignment,misc]
+
+
+async def one_screen_run(start: str, seed: int, keys: int) -> tuple[float, int, set[str], str]:
+    """Seconds, app starts, screens reached, and the exception the app raised ('' if none)."""
+    await prepare(start)
+    begin = time.perf_counter()
+    try:
+        seen, starts = await keys_on_screens(start, seed, keys)
+    except Exception as exc:  # noqa: BLE001 - reported as the run's result
+        return time.perf_counter() - begin, 0, set(), f"{type(exc).__name__}: {exc}"[:200]
+    return time.perf_counter() - begin, starts, seen, ""
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--keys", type=int, default=2000, help="keys per seed (default 2000)")
     parser.add_argument("--deals", type=int, default=3, help="deals per game (default 3)")
     parser.add_argument("--seeds", type=int, nargs="+", default=[2026, 1, 2],
                         help="one mash per seed (default 2026 1 2)")
+    parser.add_argument("--screen-keys", type=int, default=400,
+                        help="keys per starting screen and seed (default 400; 0: none)")
+    parser.add_argument("--starts", nargs="+", default=STARTS, choices=STARTS,
+                        help="the starting screens (default: all)")
     args = parser.parse_args()
     failed = 0
     print(f"{'seed':>6}  {'keys':>6}  {'seconds':>8}  {'keys/s':>7}  {'games':>5}  "
@@ -69,6 +117,20 @@ def main() -> int:
         failed += bool(problem)
         print(f"{seed:>6}  {args.keys:>6}  {elapsed:>8.1f}  {args.keys / elapsed:>7.1f}  "
               f"{seen:>5}  {finished:>8}  {problem or 'all held'}", flush=True)
+    if args.screen_keys:
+        quick_analysis()
+        home = tempfile.mkdtemp(prefix="nil-tui-bench-")
+        os.chdir(home)  # a screenshot taken from the palette lands here
+        print(f"\n{'start':>9}  {'seed':>6}  {'keys':>5}  {'seconds':>8}  {'starts':>6}  "
+              "screens reached / problem")
+        for start in args.starts:
+            for seed in args.seeds:
+                os.environ["NIL_TUI_HOME"] = tempfile.mkdtemp(prefix="nil-tui-bench-")
+                elapsed, starts, screens, problem = asyncio.run(
+                    one_screen_run(start, seed, args.screen_keys))
+                failed += bool(problem)
+                print(f"{start:>9}  {seed:>6}  {args.screen_keys:>5}  {elapsed:>8.1f}  "
+                      f"{starts:>6}  {problem or ', '.join(sorted(screens))}", flush=True)
     return 1 if failed else 0
 
 

@@ -1,16 +1,21 @@
 """Seeded random keys and clicks across games: no exception, the engine's invariants hold
 afterwards, the saved game is the game on the table, and Enter alone still finishes the game.
+Then seeded keys on every screen the app starts on (setup, a game, a replay, history,
+statistics, the daily challenge, a resumed game), the command palette and the quit keys
+among them: nothing raises, whichever screen the keys lead to.
 
-A short mash per seed here; ``benchmarks/keymash.py`` runs the same mash for thousands of keys.
+A short mash per seed here; ``benchmarks/keymash.py`` runs the same mashes for thousands of
+keys.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 from textual import events
-from tui_helpers import settle
+from tui_helpers import settle, wait_for_workers
 
 from nil_tui.engine import DECK, Game, score
 from nil_tui.options import PlayOptions
@@ -65,19 +70,19 @@ async def mash(app: NilApp, pilot: object, seed: int, keys: int) -> list[Game]:
     games: list[Game] = []
     for step in range(keys):
         if step % 40 == 39:
-            await app.workers.wait_for_complete()
+            await wait_for_workers(app)
             await drive.pause()
             await drive.click(offset=(rng.randrange(SIZE[0]), rng.randrange(SIZE[1])))
         else:
             key, char = rng.choice(KEYS)
             app.post_message(events.Key(key, char))
         if step % 20 == 19:
-            await app.workers.wait_for_complete()
+            await wait_for_workers(app)
             await drive.pause()
             screen = app.screen
             if isinstance(screen, TableScreen) and (not games or games[-1] is not screen.game):
                 games.append(screen.game)
-    await app.workers.wait_for_complete()
+    await wait_for_workers(app)
     await drive.pause()
     return games
 
@@ -141,3 +146,194 @@ async def test_a_short_key_mash_keeps_the_game_sound(seed: int) -> None:
                 f"the game did not finish after the mash: to move {table.game.to_move}, "
                 f"screens {[type(s).__name__ for s in app.screen_stack]}")
             check_invariants(table.game)
+
+
+# --- waiting for the app's workers -----------------------------------------------------------
+async def test_waiting_for_workers_survives_an_exclusive_worker_cancelled() -> None:
+    """The mash waits for the app's workers after its keys. A second hint cancels the first
+    (the hint's worker is exclusive): Textual's wait_for_complete then raises WorkerCancelled
+    (the mash failed about 2 runs in 10); the helper waits for the rest and goes on."""
+    import asyncio
+
+    from textual.app import App
+    from textual.worker import WorkerCancelled
+
+    class Hints(App[None]):
+        async def think(self) -> None:
+            await asyncio.sleep(0.2)
+
+        def hint(self) -> None:
+            self.run_worker(self.think(), group="hint", exclusive=True)
+
+    app = Hints()
+    async with app.run_test() as pilot:
+        app.hint()
+        await pilot.pause()
+        app.hint()  # cancels the first
+        with pytest.raises(WorkerCancelled):
+            await app.workers.wait_for_complete()
+        app.hint()
+        await pilot.pause()
+        app.hint()
+        await wait_for_workers(app)
+        assert not any(w.is_running for w in app.workers)
+
+
+# --- the command palette and the quit keys ---------------------------------------------------
+@pytest.mark.parametrize("quit_key", ["ctrl+c", "ctrl+q"])
+async def test_the_palette_again_above_the_quit_question_is_not_a_second_palette(
+        quit_key: str) -> None:
+    """Ctrl+P, then Ctrl+C (the quit question opens above the palette), then Ctrl+P: the
+    palette is not opened twice (it used to end the app: DuplicateIds '--command-palette')."""
+    from textual.command import CommandPalette
+
+    from nil_tui.tui.screens.dialogs import ConfirmQuit
+
+    app = mash_app(5, deals=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        for key in ("ctrl+p", quit_key, "ctrl+p", "ctrl+p"):
+            await pilot.press(key)
+            await pilot.pause()
+        assert app.is_running
+        kinds = [type(s) for s in app.screen_stack]
+        assert kinds.count(CommandPalette) == 1, kinds
+        assert isinstance(app.screen, ConfirmQuit)
+        await pilot.press("n")  # stay: the game goes on
+        await pilot.pause()
+        assert app.is_running
+
+
+# --- seeded keys on every screen -------------------------------------------------------------
+# Every key some screen binds, the palette's and the quit keys, typing, and keys bound nowhere.
+SCREEN_KEYS = [
+    "ctrl+p", "ctrl+c", "ctrl+q", "escape", "escape", "enter", "enter", "space", "tab",
+    "shift+tab", "up", "down", "left", "right", "home", "end", "pageup", "pagedown", "q", "y",
+    "n", "a", "d", "s", "t", "h", "c", "m", "u", "r", "g", "e", "E", "i", "p", "k", "j", "x",
+    "question_mark", "f1", "f2", "ctrl+s", "1", "2", "3", "backspace", "delete",
+]
+STARTS = ["setup", "play", "replay", "history", "stats", "challenge", "resume"]
+CHALLENGE_DATE = "2026-11-30"
+
+
+def finished_record(seed: int, deals: int = 2) -> dict[str, object]:
+    rng = random.Random(seed)
+    game = Game(deals, seed=seed)
+    while not game.is_over:
+        if game.deal.is_over:
+            game.next_deal()
+        game.play(rng.choice(list(game.deal.legal_moves())))
+    return game.to_record()
+
+
+def fill_store() -> None:
+    """Two finished games in the test's store, so that history, statistics and the review
+    have something to show."""
+    from nil_tui.store import Store
+
+    store = Store.open()
+    try:
+        for seed in (1, 2):
+            store.finish_game(finished_record(seed), {
+                "deals": 2, "bots": ["easy"] * 3, "seed": None, "speed": "instant",
+                "ascii": False, "four_color": False, "theme": None, "extra": {}})
+    finally:
+        store.close()
+
+
+async def prepare(start: str) -> None:
+    """The store as the start needs it: finished games, and for ``resume`` a game left."""
+    fill_store()
+    if start == "resume":
+        app = mash_app(3, deals=2)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            await pilot.press("enter")
+            await settle(app, pilot)
+
+
+def easy_opener(spec: str, seed: int) -> object:
+    """Every seat's bot is easy (the challenge's experts think for long)."""
+    from nil_tui.bots import open_player
+
+    return open_player("easy", seed)
+
+
+def screen_app(start: str, seed: int) -> NilApp:
+    options = PlayOptions(deals=1, bots=("easy",) * 3, seed=seed, speed="instant")
+    if start == "replay":
+        return NilApp("replay", options=options,
+                      game=Game.from_record(finished_record(seed)))
+    return NilApp(start, options=options, opener=easy_opener,  # type: ignore[arg-type]
+                  challenge_date=CHALLENGE_DATE if start == "challenge" else None)
+
+
+async def keys_on_screens(start: str, seed: int, keys: int) -> tuple[set[str], int]:
+    """Press ``keys`` seeded keys on an app started at ``start``; an app the keys end (a quit
+    key) is started again for the keys left. Returns the screens seen and the number of
+    starts. An exception in the app fails the run (Textual raises it from run_test)."""
+    rng = random.Random(f"{start} {seed}")
+    seen: set[str] = set()
+    starts = 0
+    left = keys
+    while left > 0:
+        starts += 1
+        app = screen_app(start, seed + starts)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            while left > 0 and app.is_running:
+                left -= 1
+                await pilot.press(rng.choice(SCREEN_KEYS))
+                await wait_for_workers(app)
+                await pilot.pause()
+                if app.is_running and app.screen_stack:
+                    seen.add(type(app.screen).__name__)
+            for screen in app.screen_stack if app.is_running else ():
+                if isinstance(screen, TableScreen):
+                    check_invariants(screen.game)
+    return seen, starts
+
+
+class QuickReference:
+    """The expert's points on a challenge's deals, known at once (the real one plays the
+    deals in a process of its own, for minutes)."""
+
+    def __init__(self, date: str) -> None:
+        self.date = date
+
+    def news(self, should_stop: object = None, poll: float = 0.25) -> Iterator[object]:
+        from nil_tui.challenge import CHALLENGE_DEALS, Finished
+
+        yield Finished([1] * CHALLENGE_DEALS)
+
+    def stop(self) -> None:
+        pass
+
+
+def quick_analysis(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The analysis screen's search on a small budget, in its thread, and the challenge's
+    reference known at once (the keys wait for both)."""
+    from nil_tui import analysis
+    from nil_tui.analysis import Budget
+
+    quick = Budget(batch=20, min_layouts=20, max_layouts=40, max_playouts=400)
+    full = analysis.analyse_deal
+
+    def analyse_deal(*args: object, **kwargs: object) -> object:
+        kwargs.update(budget=quick, jobs=0)  # in the worker thread: no processes to start
+        return full(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(analysis, "analyse_deal", analyse_deal)
+    from nil_tui import challenge
+
+    monkeypatch.setattr(challenge, "ReferenceProcess", QuickReference)
+
+
+@pytest.mark.parametrize("start", STARTS)
+async def test_seeded_keys_on_every_screen_raise_nothing(
+        start: str, tmp_path: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(str(tmp_path))  # a screenshot from the palette lands here
+    quick_analysis(monkeypatch)
+    await prepare(start)
+    seen, _ = await keys_on_screens(start, 2026, keys=40)
+    assert seen, "no screen was ever shown"

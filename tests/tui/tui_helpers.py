@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -12,10 +13,31 @@ from nil_tui.tui.app import NilApp
 from nil_tui.tui.screens.table import TableScreen
 
 
+async def wait_for_workers(app: NilApp) -> None:
+    """Wait until the app's workers have ended. A worker cancelled meanwhile (an exclusive
+    worker replaced by a newer one, as a second hint replaces the first) or not started yet
+    is no failure: ``wait_for_complete`` would raise WorkerCancelled (or WorkerError) for it.
+    A worker that raised still fails the test."""
+    from textual.worker import WorkerCancelled, WorkerState
+
+    for _ in range(100):
+        busy = [w for w in app.workers if w.state in (WorkerState.PENDING, WorkerState.RUNNING)]
+        if not busy:
+            return
+        running = [w for w in busy if w.state is WorkerState.RUNNING]
+        try:
+            if running:
+                await app.workers.wait_for_complete(running)
+            else:
+                await asyncio.sleep(0.01)  # started on the next turn of the loop
+        except WorkerCancelled:
+            pass
+
+
 async def settle(app: NilApp, pilot: Any) -> None:
     """Let bots finish their turns and the screen catch up."""
     for _ in range(60):
-        await app.workers.wait_for_complete()
+        await wait_for_workers(app)
         await pilot.pause()
         screen = app.screen
         if not isinstance(screen, TableScreen):
@@ -30,7 +52,7 @@ async def settle(app: NilApp, pilot: Any) -> None:
 async def wait_for_table(app: NilApp, pilot: Any) -> TableScreen:
     """Wait until the table is shown (plugin bots start in a thread first)."""
     for _ in range(200):
-        await app.workers.wait_for_complete()
+        await wait_for_workers(app)
         await pilot.pause(0.05)
         if isinstance(app.screen, TableScreen):
             await settle(app, pilot)
