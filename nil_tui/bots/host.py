@@ -267,32 +267,26 @@ def _own_proc() -> str | None:
     return why
 
 
-class _Stop(Exception):
-    pass
-
-
-def _stop(signum: int, frame: object) -> None:
-    raise _Stop
-
-
 def _warden(inner: int, game_pid: int) -> None:
-    """Wait until the game or the host's second process is gone, then end every process
-    below this one and leave."""
+    """Wait until the game or the host's second process is gone, or a signal asks this
+    process to end, then end every process below this one and leave."""
+    woken, wake = os.pipe()
+    os.set_blocking(wake, False)
+    signal.set_wakeup_fd(wake)  # a signal makes ``woken`` readable
     for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
-        signal.signal(sig, _stop)
+        signal.signal(sig, lambda signum, frame: None)
     try:
         watched = [fd for fd in (_pidfd(game_pid), _pidfd(inner)) if fd is not None]
-        if os.getppid() != game_pid:
-            return
-        while True:
-            select.select(watched, [], [], 0.5 if len(watched) == 2 else 0.05)
-            if os.getppid() != game_pid or os.waitpid(inner, os.WNOHANG)[0]:
-                return
-    except (_Stop, OSError):
-        return
+        pause = 0.5 if len(watched) == 2 else 0.05
+        watched.append(woken)
+        while os.getppid() == game_pid:
+            if woken in select.select(watched, [], [], pause)[0]:
+                break
+            if os.waitpid(inner, os.WNOHANG)[0]:
+                break
+    except OSError:
+        pass
     finally:
-        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM, signal.SIGHUP,
-                                                  signal.SIGINT})
         try:
             os.kill(inner, signal.SIGKILL)
         except OSError:
