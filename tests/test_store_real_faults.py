@@ -273,12 +273,13 @@ def test_a_folder_named_like_the_journal_is_not_damage(tmp_path: Path) -> None:
                 "saved until then.")
         assert s.warnings == [said] and s.problem == said
         assert s.load_current() == (saved, EASY) and len(s.history()) == 1
-        assert s.save_current(partial(4, plays=12), EASY) is False
+        later = partial(4, plays=12)  # made once: a record carries the second it was made
+        assert s.save_current(later, EASY) is False
         assert set_aside(home) == [] and (wal / "mine.txt").exists()
         shutil.move(str(wal), str(tmp_path / "moved-wal"))
         assert s.retry_pending() is True and s.problem is None
     with Store.open(home) as s:
-        assert s.warnings == [] and s.load_current() == (partial(4, plays=12), EASY)
+        assert s.warnings == [] and s.load_current() == (later, EASY)
     assert set_aside(home) == []
 
 
@@ -461,3 +462,14 @@ def test_resume_on_a_full_disk_plays_the_game_and_says_the_disk_is_full(
     assert "full;" in drawn and "The disk that holds" in drawn, drawn[-2000:]
     assert "damaged" not in drawn and NO_GAME not in drawn
     assert set_aside(home) == []
+
+
+def test_the_shapes_checked_are_those_every_migration_leaves(tmp_path: Path) -> None:
+    from nil_tui.store import schema
+
+    conn = sqlite3.connect(":memory:")
+    schema.create(conn)
+    assert schema.misshapen(conn) == []
+    make_store(tmp_path / "data", current=partial(1))
+    with Store.open(tmp_path / "data") as s:
+        assert s.warnings == [] and schema.misshapen(s._conn) == []
