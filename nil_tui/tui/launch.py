@@ -56,8 +56,10 @@ def resume() -> int:
     store = open_store()
     saved = store.load_current()
     if not saved:
+        unreadable = store.unreadable  # a lock, or a version this nil-tui does not know
         store.close()
-        print("nil-tui resume: there is no saved game (start one with nil-tui play)",
+        print(f"nil-tui resume: {unreadable}" if unreadable else
+              "nil-tui resume: there is no saved game (start one with nil-tui play)",
               file=sys.stderr)
         return 1
     return _run("resume", "nil-tui resume", store=store)
