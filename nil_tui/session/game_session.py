@@ -593,7 +593,7 @@ class GameSession:
             return out
         if isinstance(event, DealEnded):
             return [DealOver(event.deal_number, event.taken, event.points, event.early,
-                             event.totals)]
+                             event.totals, event.rule)]
         if isinstance(event, GameEnded):
             return [GameOver(event.totals, event.losers)]
         if isinstance(event, BotIncident):

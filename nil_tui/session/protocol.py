@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ..engine import DECK, Card, Play, Trick
 from ..engine.deal import trick_winner
 from ..engine.game import lowest
+from ..engine.scoring import DealRule
 
 if TYPE_CHECKING:
     from ..engine import Deal, Game
@@ -124,6 +125,9 @@ class DealOver(NamedTuple):
     points: tuple[int, int, int, int]
     early: bool
     totals: tuple[int, int, int, int]
+    # the deal's rule (the scoring, the pool before it, a tie-break's seats): what the deal
+    # did to the pool is told from it (engine/scoring.py)
+    rule: DealRule | None = None
 
 
 class GameOver(NamedTuple):
@@ -228,6 +232,11 @@ class TableState(NamedTuple):
     meter_on: bool = False
     assisted: bool = False
     save_problem: str | None = None
+    # the game's scoring; under the pool, the points in the pool now and the two seats of a
+    # tie-break deal (engine/scoring.py)
+    scoring: str = "classic"
+    pool: int = 0
+    tiebreak: tuple[int, ...] = ()
 
     @property
     def tricks(self) -> tuple[Trick, ...]:
@@ -299,7 +308,8 @@ def table_state(game: Game, seat: int, *, turn: int, pace: str, names: Sequence[
         pace=pace, thinking=thinking, on_show=on_show, forced=forced,
         hands_dealt=tuple(deal.dealt_hand(s) for s in range(4)) if over else None,
         challenge=str(date) if date else None, help_allowed=help_allowed, can_undo=can_undo,
-        meter_on=meter_on, assisted=game.assisted, save_problem=save_problem)
+        meter_on=meter_on, assisted=game.assisted, save_problem=save_problem,
+        scoring=game.scoring, pool=game.pool, tiebreak=deal.rule.tiebreak)
 
 
 def _four(values: Sequence[Any]) -> Any:

@@ -26,9 +26,17 @@ class GameSummary(NamedTuple):
     assisted: bool = False  # undo, hints or the meter were used: kept apart in statistics
     challenge: str | None = None  # the date of the daily challenge this game is
     challenge_diff: int | None = None  # points minus the expert's (finished, reference known)
+    scoring: str = "classic"  # "pool": its points are the pool's, kept apart in statistics
 
 
 ASSISTED = " (assisted)"  # added to the level and the opponents of an assisted game
+POOL = " (pool)"  # added to the level and the opponents of a game scored with the pool
+
+
+def scoring_of(record: JSONObject) -> str:
+    """The record's scoring: "pool" when its rules say so, else "classic"."""
+    rules = record.get("rules")
+    return "pool" if isinstance(rules, dict) and rules.get("scoring") == "pool" else "classic"
 
 
 class Figures(NamedTuple):
@@ -149,7 +157,8 @@ def summarize(record: JSONObject, options: JSONObject | None,
               finished: bool = True) -> GameSummary:
     """What history and statistics keep of a game, from South's side (seat 0). An unfinished
     game has no losers yet: it is neither lost nor won. A game in which plays were taken back
-    is "assisted": its level and opponents say so, so statistics keep it apart."""
+    is "assisted": its level and opponents say so, so statistics keep it apart; so is a game
+    scored with the pool (its points are not the classic scoring's)."""
     complete = _complete_deals(record)
     totals = _totals(record)
     losers = _losers(record, totals, finished)
@@ -157,14 +166,15 @@ def summarize(record: JSONObject, options: JSONObject | None,
                 if isinstance(d.get("taken"), list) and d["taken"] and d["taken"][0] == 0)
     lost = 0 in losers
     assisted = bool(record.get("undone") or record.get("assists"))
-    mark = ASSISTED if assisted else ""
+    scoring = scoring_of(record)
+    mark = (POOL if scoring == "pool" else "") + (ASSISTED if assisted else "")
     return GameSummary(
         seed=seed_of(record), difficulty=difficulty_of(options, record) + mark,
         opponents=opponents_of(options, record) + mark, deals=len(complete), totals=totals,
         losers=losers, lost=lost, result=result_text(lost, losers, finished),
         clean_deals=clean, points=sum(int(d["points"][0]) for d in complete),
         assisted=assisted, challenge=challenge_of(record)[0],
-        challenge_diff=challenge_diff(record, finished))
+        challenge_diff=challenge_diff(record, finished), scoring=scoring)
 
 
 def fingerprint(record: JSONObject) -> str:

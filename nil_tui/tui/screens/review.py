@@ -144,7 +144,7 @@ class ReviewScreen(NilScreen):
         head.append(f", trick {step} of {self.steps}")
         if deal.is_over and step == self.steps:
             head.append("   " + describe_result(deal.taken, deal.points,
-                                                SEAT_NAMES), style="cyan")
+                                                SEAT_NAMES, deal.rule), style="cyan")
         self.query_one("#review-head", Static).update(head)
 
     def _trick_info(self, at: Deal) -> TrickInfo:

@@ -194,6 +194,10 @@ class SetupScreen(NilScreen):
                 yield Tick("Same for all (F2)", False, id="same", compact=True)
                 yield Tick("ASCII suits", o.ascii, id="ascii", compact=True)
                 yield Tick("Four colours", o.four_color, id="four", compact=True)
+                yield Tick("Pool", o.scoring == "pool", id="pool", compact=True,
+                           tooltip="Pool scoring, the original game's: each trick taken costs "
+                           "a point, paid into a pool that a clean player collects (see the "
+                           "rules, ?). Off: the classic scoring.")
             with Horizontal(classes="setup-row setup-checks"):
                 yield Tick("Play a forced card for me", o.auto_play, id="auto-play",
                            compact=True)
@@ -336,6 +340,8 @@ class SetupScreen(NilScreen):
                        trick_pause="key" if self.query_one("#trick-key", Checkbox).value
                        else "brief",
                        meter=self.query_one("#meter", Checkbox).value,
+                       scoring="pool" if self.query_one("#pool", Checkbox).value
+                       else "classic",
                        theme=self.app.theme, from_setup=True)
 
     def read_look(self) -> PlayOptions:

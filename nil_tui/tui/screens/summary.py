@@ -29,14 +29,27 @@ def deals_table(game: Game) -> Table:
     for s, name in enumerate(SEAT_LABELS):
         table.add_column(name, justify="right", footer=str(totals[s]))
     table.add_column("", justify="left", style="dim")
-    for number, deal in enumerate(game.deals, 1):
+    agreed = 0
+    for deal in game.deals:
+        label = "tie" if deal.rule.tiebreak else str(agreed := agreed + 1)
         if not deal.is_over:
-            table.add_row(str(number), *["·"] * 4, "playing")
+            table.add_row(label, *["·"] * 4, "playing")
             continue
         pts = deal.points
         note = "early" if deal.ended_early else "13 tricks"
-        table.add_row(str(number), *[str(p) if p else "-" for p in pts], note)
+        if deal.rule.is_pool:
+            note += f", pool {deal.settle().pool}"
+        table.add_row(label, *[str(p) if p else "-" for p in pts], note)
     return table
+
+
+def deal_label(game: Game, deal: Deal) -> str:
+    """"Deal 3 of 8", or under the pool scoring "The tie-break deal" (it is not one of the
+    agreed deals, which it does not count in)."""
+    if deal.rule.tiebreak:
+        return "The tie-break deal"
+    number = sum(1 for d in game.deals[:game.deals.index(deal) + 1] if not d.rule.tiebreak)
+    return f"Deal {number} of {game.deals_planned}"
 
 
 def names_list(seats: tuple[int, ...] | list[int], *, start: bool = True) -> str:
@@ -60,6 +73,8 @@ def standings_text(game: Game, final: bool) -> Text:
     text = Text()
     text.append("Standings: ", style="bold")
     text.append(",  ".join(f"{SEAT_LABELS[s]} {totals[s]}" for s in order))
+    if game.scoring == "pool":
+        text.append(f",  pool {game.pool}" + (" (nobody's)" if final else ""), style="yellow")
     if final:
         return text
     text.append("\n")
@@ -78,8 +93,8 @@ def last_deal_text(game: Game) -> Text | None:
     last = next((d for d in reversed(game.deals) if d.is_over), None)
     if last is None:
         return None
-    text = Text(f"Deal {game.deals.index(last) + 1} of {game.deals_planned}: ", style="bold")
-    text.append(describe_result(last.taken, last.points, SEAT_LABELS))
+    text = Text(f"{deal_label(game, last)}: ", style="bold")
+    text.append(describe_result(last.taken, last.points, SEAT_LABELS, last.rule))
     tk = ", ".join(f"{SEAT_LABELS[s]} {last.taken[s]}" for s in range(4))
     text.append(f"\nTricks taken: {tk}", style="dim")
     return text
@@ -136,10 +151,10 @@ class SummaryScreen(NilScreen):
         with VerticalScroll(id="summary"):
             last = next((d for d in reversed(game.deals) if d.is_over), None)
             if self.between_deals and last is not None:
-                head = Text(f"Deal {game.deals.index(last) + 1} of {game.deals_planned} is over"
+                head = Text(f"{deal_label(game, last)} is over"
                             f"{challenge_words(game)}", style="bold")
                 head.append("\n")
-                head.append(describe_result(last.taken, last.points, SEAT_LABELS))
+                head.append(describe_result(last.taken, last.points, SEAT_LABELS, last.rule))
                 tk = ", ".join(f"{SEAT_LABELS[s]} {last.taken[s]}" for s in range(4))
                 head.append(f"\nTricks taken: {tk}", style="dim")
             elif game.is_over:

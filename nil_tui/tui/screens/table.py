@@ -209,7 +209,9 @@ class TableScreen(NilScreen):
         self._show_south(state)
         self.query_one(Scoreboard).info = ScoreInfo(
             names=SEAT_LABELS, totals=state.totals, taken=taken, lowest=state.losers,
-            deal_number=state.deal_number, deals_planned=state.deals_planned)
+            deal_number=state.deal_number, deals_planned=state.deals_planned,
+            pool=state.pool if state.scoring == "pool" else None,
+            tiebreak=state.tiebreak)
         self.query_one(TrickView).info = self._trick_info(state)
         mine = to_move == state.seat and state.pace in ("your_turn", "forced")
         self.query_one(Hand).set_hand(state.hand, frozenset(state.legal) if mine
@@ -359,7 +361,7 @@ class TableScreen(NilScreen):
                                      f"{SEAT_LABELS[w]} is no longer clean"))
             self.log_line(line)
         elif isinstance(item, DealOver):
-            result = describe_result(item.taken, item.points, SEAT_LABELS)
+            result = describe_result(item.taken, item.points, SEAT_LABELS, item.rule)
             self.log_line(Text(f"Deal {item.deal_number}: {result}", style="bold cyan"))
         elif isinstance(item, GameOver):
             self.log_line(Text("The game is over.", style="bold"))

@@ -19,6 +19,8 @@ class ScoreInfo(NamedTuple):
     taken: tuple[int, ...] = (0, 0, 0, 0)
     deal_number: int = 1
     deals_planned: int = 1
+    pool: int | None = None  # the points in the pool (pool scoring), None under the classic
+    tiebreak: tuple[int, ...] = ()  # the two seats of a tie-break deal (pool scoring)
 
 
 class Scoreboard(Widget):
@@ -29,13 +31,14 @@ class Scoreboard(Widget):
     info: reactive[ScoreInfo] = reactive(ScoreInfo())
 
     def watch_info(self, info: ScoreInfo) -> None:
-        self.border_title = f"Deal {info.deal_number} of {info.deals_planned}"
+        self.border_title = ("Tie-break deal" if info.tiebreak else
+                             f"Deal {info.deal_number} of {info.deals_planned}")
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         """A head line and a line per seat, whatever the width (working it out by drawing
         would ask for the panel's size while the screen is still being laid out, which lays
         the whole screen out once more)."""
-        return 1 + len(self.info.names)
+        return 1 + len(self.info.names) + (self.info.pool is not None)
 
     def render(self) -> Text:
         """A small table as text: names, points, tricks this deal, and a mark for a seat
@@ -63,4 +66,7 @@ class Scoreboard(Widget):
             row.append(" " if info.taken[s] == 0 else "  ")
             out.append("\n")
             out.append_text(row)
+        if info.pool is not None:
+            out.append("\n " + "Pool".ljust(name_width) + "  ", style="bold")
+            out.append(str(info.pool).rjust(points), style="bold yellow")
         return out
