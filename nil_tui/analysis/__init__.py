@@ -59,6 +59,8 @@ def cache_key(game: Game, deal: int, seat: int) -> str:
         "dealer": d.dealer,
         "hands": [[str(c) for c in d.dealt_hand(s)] for s in range(4)],
         "plays": [str(c) for c in _plays(d)],
+        # (under the pool the figures depend on the pool and a tie-break's seats)
+        **({"rule": list(d.rule)} if d.rule.is_pool else {}),
     }, separators=(",", ":"), sort_keys=True)
     return "analysis:" + hashlib.sha256(text.encode("ascii")).hexdigest()
 
@@ -82,7 +84,7 @@ class _Point:
 def _points(game: Game, number: int, seat: int) -> list[_Point]:
     """The seat's decisions in deal ``number``, replayed from the hands as dealt."""
     deal = game.deals[number - 1]
-    replay = Deal(list(deal.dealt), deal.dealer)
+    replay = Deal(list(deal.dealt), deal.dealer, deal.rule)  # (the scoring, the pool)
     replay.context = deal.context
     tricks = deal.tricks
     out = []
@@ -99,9 +101,10 @@ def _points(game: Game, number: int, seat: int) -> list[_Point]:
 def _decision(point: _Point, figures: DecisionFigures | None) -> Decision:
     view = point.view
     was_clean = view.taken[view.seat] == 0
+    pool = view.rule.pool if view.rule.is_pool else None
     if figures is None:
         return Decision(point.deal, point.trick, view.seat, point.played, point.played, 0.0,
-                        0.0, (), True, point.took_trick, was_clean, view.legal, 0)
+                        0.0, (), True, point.took_trick, was_clean, view.legal, 0, pool)
     options = []
     for card in view.legal:
         f = figures.cards[run_of(card.index, point.moves)]
@@ -111,7 +114,7 @@ def _decision(point: _Point, figures: DecisionFigures | None) -> Decision:
         else DECK[figures.best]
     return Decision(point.deal, point.trick, view.seat, point.played, best,
                     rounded(figures.cost), rounded(figures.cost_se), tuple(options), False,
-                    point.took_trick, was_clean, view.legal, figures.layouts)
+                    point.took_trick, was_clean, view.legal, figures.layouts, pool)
 
 
 def _work(point: _Point, budget: Budget) -> int:
@@ -164,8 +167,10 @@ def analyse_game(game: Game, seat: int, deals: Sequence[int] | None = None, *,
         for point in plan:
             decisions.append(_decision(point, found.get(k)))
             k += 1
+        rule = game.deals[number - 1].rule
         out.append(DealAnalysis(number, seat, tuple(decisions),
-                                game.deals[number - 1].is_over))
+                                game.deals[number - 1].is_over,
+                                rule.pool if rule.is_pool else None))
     return out
 
 

@@ -12,7 +12,18 @@ from ..engine import Card
 ANALYSIS_VERSION = 1
 FORMAT = "nil-tui-analysis"
 DIGITS = 4  # figures are kept rounded to this many decimals, so JSON gives them back exactly
-MAX_POINTS = 3.0  # a seat scores 0, 1 or 3 points in a deal
+MAX_POINTS = 3.0  # a seat scores 0, 1 or 3 points in a deal (classic scoring)
+
+
+def point_bounds(pool: int | None) -> tuple[float, float]:
+    """The lowest and highest figure a deal's points can have: 0 to 3 under the classic
+    scoring; under the pool (``pool``: the pool before the deal), paying for 13 tricks up to
+    collecting the pool, or a perfect game's worth (engine/scoring.py)."""
+    if pool is None:
+        return 0.0, MAX_POINTS
+    from ..engine.scoring import PERFECT_WORTH
+
+    return -13.0, pool + PERFECT_WORTH
 
 
 def rounded(x: float) -> float:
@@ -64,6 +75,7 @@ class Decision:
     was_clean: bool
     legal: tuple[Card, ...] = ()
     layouts: int = 0
+    pool: int | None = None  # the pool before the deal (pool scoring), None under the classic
 
     @property
     def no_choice(self) -> str | None:
@@ -104,6 +116,8 @@ class Decision:
         if round(self.cost, 1) < 0.1:
             return head + f"{played} cost next to nothing against {best}."
         text = head + f"{played} instead of {best} cost about {self.cost:.1f} points"
+        if self.pool is not None:
+            text += f" (the pool is {self.pool})"
         reason = self._reason(who, whose, "your" if you else "their", ascii)
         return text + (f": {reason}." if reason else ".")
 
@@ -138,6 +152,7 @@ class DealAnalysis:
     seat: int
     decisions: tuple[Decision, ...]
     finished: bool = True
+    pool: int | None = None  # the pool before the deal (pool scoring), None under the classic
 
     def costly(self, threshold: float = 0.1) -> list[Decision]:
         """The decisions that cost ``threshold`` points or more, the costliest first. Costs
@@ -172,6 +187,7 @@ class DealAnalysis:
             "total_cost": self.total_cost,
             "total_cost_se": self.total_cost_se,
             "decisions": [_decision_json(d) for d in self.decisions],
+            **({} if self.pool is None else {"pool": self.pool}),
         }
 
     @classmethod
@@ -186,17 +202,22 @@ class DealAnalysis:
         deal = _whole(top.get("deal"), "analysis.deal", 1, 99)
         seat = _whole(top.get("seat"), "analysis.seat", 0, 3)
         finished = _flag(top.get("finished"), "analysis.finished")
+        pool = None if top.get("pool") is None else _whole(top.get("pool"), "analysis.pool",
+                                                             0, 10**6)
+        low, high = point_bounds(pool)
         items = top.get("decisions")
         if not isinstance(items, list) or len(items) > 13:
             raise BadAnalysis("analysis.decisions: expected a list of at most 13 decisions")
-        decisions = tuple(_read_decision(item, f"analysis.decisions[{k}]", deal, seat)
+        decisions = tuple(_read_decision(item, f"analysis.decisions[{k}]", deal, seat,
+                                         (low, high), pool)
                           for k, item in enumerate(items))
         tricks = [d.trick for d in decisions]
         if tricks != sorted(set(tricks)):
             raise BadAnalysis("analysis.decisions: expected one decision per trick, in order")
-        analysis = cls(deal, seat, decisions, finished)
+        analysis = cls(deal, seat, decisions, finished, pool)
         for name in ("total_cost", "total_cost_se"):
-            if name in top and _figure(top[name], f"analysis.{name}", 0.0, 39.0) != \
+            if name in top and _figure(top[name], f"analysis.{name}", 0.0,
+                                       13 * (high - low)) != \
                     getattr(analysis, name):
                 raise BadAnalysis(f"analysis.{name}: does not match the decisions")
         return analysis
@@ -261,7 +282,8 @@ def _card(value: Any, where: str) -> Card:
         raise BadAnalysis(f"{where}: not a card code") from None
 
 
-def _read_option(value: Any, where: str, was_clean: bool) -> Option:
+def _read_option(value: Any, where: str, was_clean: bool,
+                 bounds: tuple[float, float] = (0.0, MAX_POINTS)) -> Option:
     item = _object(value, where)
     if set(item) != {"card", "points", "se", "clean"}:
         raise BadAnalysis(f"{where}: expected the fields card, points, se and clean")
@@ -269,8 +291,8 @@ def _read_option(value: Any, where: str, was_clean: bool) -> Option:
     if clean and not was_clean:
         raise BadAnalysis(f"{where}.clean: the seat had taken a trick already")
     return Option(_card(item["card"], f"{where}.card"),
-                  _figure(item["points"], f"{where}.points", 0.0, MAX_POINTS),
-                  _figure(item["se"], f"{where}.se", 0.0, MAX_POINTS), clean)
+                  _figure(item["points"], f"{where}.points", bounds[0], bounds[1]),
+                  _figure(item["se"], f"{where}.se", 0.0, bounds[1] - bounds[0]), clean)
 
 
 _DECISION_FIELDS = {"deal", "trick", "seat", "played", "best", "cost", "cost_se", "forced",
@@ -301,7 +323,9 @@ def _read_legal(value: Any, where: str, played: Card) -> tuple[Card, ...]:
     return legal
 
 
-def _read_decision(value: Any, where: str, deal: int, seat: int) -> Decision:
+def _read_decision(value: Any, where: str, deal: int, seat: int,
+                   bounds: tuple[float, float] = (0.0, MAX_POINTS),
+                   pool: int | None = None) -> Decision:
     item = _read_fields(value, where, deal, seat)
     trick = _whole(item["trick"], f"{where}.trick", 1, 13)
     played = _card(item["played"], f"{where}.played")
@@ -309,14 +333,15 @@ def _read_decision(value: Any, where: str, deal: int, seat: int) -> Decision:
     forced = _flag(item["forced"], f"{where}.forced")
     was_clean = _flag(item["was_clean"], f"{where}.was_clean")
     took = _flag(item["took_trick"], f"{where}.took_trick")
-    cost = _figure(item["cost"], f"{where}.cost", 0.0, MAX_POINTS)
-    cost_se = _figure(item["cost_se"], f"{where}.cost_se", 0.0, MAX_POINTS)
+    spread = bounds[1] - bounds[0]
+    cost = _figure(item["cost"], f"{where}.cost", 0.0, spread)
+    cost_se = _figure(item["cost_se"], f"{where}.cost_se", 0.0, spread)
     layouts = _whole(item["layouts"], f"{where}.layouts", 0, 10**9)
     legal = _read_legal(item["legal"], f"{where}.legal", played)
     raw = item["options"]
     if not isinstance(raw, list):
         raise BadAnalysis(f"{where}.options: expected a list")
-    options = tuple(_read_option(o, f"{where}.options[{k}]", was_clean)
+    options = tuple(_read_option(o, f"{where}.options[{k}]", was_clean, bounds)
                     for k, o in enumerate(raw))
     if forced:
         if options or best != played or cost or cost_se or layouts:
@@ -326,4 +351,4 @@ def _read_decision(value: Any, where: str, deal: int, seat: int) -> Decision:
         raise BadAnalysis(f"{where}.options: expected one option per legal card, in order, "
                          "the best card among them")
     return Decision(deal, trick, seat, played, best, cost, cost_se, options, forced, took,
-                    was_clean, legal, layouts)
+                    was_clean, legal, layouts, pool)

@@ -109,6 +109,7 @@ class ReviewScreen(NilScreen):
         """The deal as it stood after ``step`` tricks, replayed by the engine."""
         deal = self.deal
         at = Deal.from_hands([deal.dealt_hand(s) for s in range(4)], deal.dealer)
+        at.rule = deal.rule  # (a tie-break deal ends as it did)
         for trick in deal.tricks[: self.step]:
             for card in trick.cards:
                 at.play(card)
