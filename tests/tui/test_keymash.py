@@ -204,6 +204,32 @@ async def test_the_palette_again_above_the_quit_question_is_not_a_second_palette
         assert app.is_running
 
 
+# --- a screen closed before it is drawn ------------------------------------------------------
+@pytest.mark.parametrize("key", ["d", "t"])
+async def test_a_review_closed_before_it_is_drawn_raises_nothing(key: str) -> None:
+    """The deal summary's review (d, t) closed by a key that comes before the next frame:
+    the review's drawing at its place, asked for after that frame, is not done on a screen
+    that is gone (the long mash ended the app with NoMatches '#hand-0')."""
+    from textual.app import App
+
+    from nil_tui.tui.screens.summary import SummaryScreen
+
+    game = Game.from_record(finished_record(8))
+
+    class Host(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(SummaryScreen(game, between_deals=True))
+
+    app = Host()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        app.post_message(events.Key(key, key))
+        app.post_message(events.Key("escape", "\x1b"))
+        for _ in range(5):
+            await pilot.pause()
+        assert isinstance(app.screen, SummaryScreen)
+
+
 # --- seeded keys on every screen -------------------------------------------------------------
 # Every key some screen binds, the palette's and the quit keys, typing, and keys bound nowhere.
 SCREEN_KEYS = [

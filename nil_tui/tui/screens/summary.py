@@ -207,7 +207,8 @@ class SummaryScreen(NilScreen):
         review.set_reactive(ReviewScreen.step,
                             len(self.game.deals[index].tricks) if at_end else 0)
         self.app.push_screen(review)
-        self.app.call_after_refresh(review.show)  # drawn at that place once it is mounted
+        # Drawn at that place once it is mounted, unless a key closed it before then.
+        self.app.call_after_refresh(lambda: review.show() if review.is_attached else None)
 
 
     def action_analyse(self) -> None:
