@@ -40,12 +40,22 @@ from test_keymash import (
 )
 from tui_helpers import settle
 
+from nil_tui.tui.app import NilApp
 from nil_tui.tui.screens.table import TableScreen
 
 
 async def one_run(seed: int, keys: int, deals: int) -> tuple[float, int, int, str]:
     """Seconds taken, games seen, games finished, and the first failed check ('' if none)."""
     app = mash_app(seed, deals)
+    start = time.perf_counter()
+    try:
+        return await _checked_run(app, seed, keys)
+    except Exception as exc:  # noqa: BLE001 - the app raised: reported as the run's result
+        return (time.perf_counter() - start, 0, 0,
+                f"the app raised {type(exc).__name__}: {exc}"[:200])
+
+
+async def _checked_run(app: NilApp, seed: int, keys: int) -> tuple[float, int, int, str]:
     problem = ""
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
