@@ -72,3 +72,9 @@ def test_host_takes_the_scoring_for_its_table() -> None:
     config = TableConfig(scoring="pool")
     assert TableConfig.from_json(config.to_json()).scoring == "pool"
     assert TableConfig.from_json({"deals": 2}).scoring == "classic"
+
+
+def test_the_daily_challenge_stays_classic() -> None:
+    from nil_tui.challenge import challenge_game
+
+    assert challenge_game("2026-11-30").scoring == "classic"
