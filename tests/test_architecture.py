@@ -5,10 +5,12 @@ caught."""
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -69,3 +71,67 @@ def test_the_probes_see_the_app_load_textual() -> None:
     assert {"textual", "rich"} <= set(found["outside"])
     assert "nil_tui.tui.app" in found["ours"]
     assert not all(m == "nil_tui" or m.startswith("nil_tui.engine") for m in found["ours"])
+
+
+# --- the import graph, read from the source ------------------------------------------------
+PACKAGE = Path(__file__).resolve().parent.parent / "nil_tui"
+
+
+def imports_of(path: Path) -> set[str]:
+    """The nil_tui modules a file imports (anywhere in it: lazy imports count too)."""
+    name = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    if path.name == "__init__.py":
+        name = package
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name.startswith("nil_tui"))
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[:len(base) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            if module.startswith("nil_tui"):
+                found.add(module)
+    return found
+
+
+def modules_under(folder: str) -> dict[str, set[str]]:
+    root = PACKAGE / folder
+    return {str(p.relative_to(PACKAGE)): imports_of(p) for p in sorted(root.rglob("*.py"))}
+
+
+def test_the_session_layer_never_imports_the_screens() -> None:
+    """The session is what every front end shows (the table, a network table, a browser):
+    it imports nothing of ``tui``, Textual or Rich, so there is no circle with the screens."""
+    for path, found in modules_under("session").items():
+        assert not [m for m in found if m.startswith("nil_tui.tui")], (path, found)
+        text = (PACKAGE / path).read_text(encoding="utf-8")
+        assert "import textual" not in text and "from textual" not in text, path
+        assert "from rich" not in text and "import rich" not in text, path
+
+
+def test_the_session_layer_loads_without_the_screen_libraries() -> None:
+    found = loaded("import nil_tui.session.game_session, nil_tui.session.protocol, "
+                   "nil_tui.session.saving, nil_tui.session.reference")
+    assert not {"textual", "rich"} & set(found["outside"]), found["outside"]
+    assert not [m for m in found["ours"] if m.startswith("nil_tui.tui")]
+
+
+def test_the_screens_never_build_a_driver() -> None:
+    """A game is run by its session: the screens and the app hold one, never a driver of
+    their own."""
+    for path in sorted((PACKAGE / "tui").rglob("*.py")):
+        assert "GameDriver(" not in path.read_text(encoding="utf-8"), path
+
+
+def test_the_table_screen_is_a_view() -> None:
+    """The table draws the session's values and sends actions: it carries out the session's
+    effects but holds no pace of its own (no timers of a trick or a bot card)."""
+    text = (PACKAGE / "tui" / "screens" / "table.py").read_text(encoding="utf-8")
+    for flag in ("_holding =", "_held", "_hold_waits", "_draining", "_auto_turn",
+                 "PAUSES", "time.sleep"):
+        assert flag not in text, flag

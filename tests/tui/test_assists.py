@@ -15,8 +15,9 @@ from nil_tui.options import PlayOptions
 from nil_tui.session.game_session import meter_seed
 from nil_tui.store.summaries import summarize
 from nil_tui.tui.app import NilApp
-from nil_tui.tui.screens import table as table_module
-from nil_tui.tui.screens.table import MeterReady, TableScreen
+from nil_tui.tui.screens import table_work as table_module
+from nil_tui.tui.screens.table import TableScreen
+from nil_tui.tui.screens.table_work import MeterReady
 from nil_tui.tui.widgets.gamelog import GameLog
 
 OPTIONS = PlayOptions(deals=2, bots=("easy", "easy", "easy"), seed=7, speed="instant",

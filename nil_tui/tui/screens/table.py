@@ -10,47 +10,39 @@ from functools import partial
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
-from textual import events, work
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.message import Message
 from textual.widgets import Footer, Static
 
-from ...engine import Card, PlayerView, Suit, Trick, describe_result
+from ...engine import Card, Trick
 from ...session import game_session as gs
-from ...session.game_session import CHALLENGE_REFUSALS, GameSession, MeterKey, level_title
+from ...session.game_session import CHALLENGE_REFUSALS, GameSession, level_title
 from ...session.protocol import (
     AskHint,
-    BotFailed,
     DealBegun,
-    DealOver,
-    GameOver,
     GoOn,
     Hint,
     MeterReading,
     PlayCard,
-    Played,
     Refused,
-    SeatReplaced,
     SetMeter,
     TableState,
-    TakenBack,
-    TrickTaken,
     Undo,
 )
-from ..messages import BotDecided, BotLost, HintReady
 from ..widgets.cards import CardLook
 from ..widgets.gamelog import GameLog
 from ..widgets.hand import Hand
 from ..widgets.scoreboard import Scoreboard, ScoreInfo
 from ..widgets.seat import Seat, SeatInfo
-from ..widgets.trick import TrickInfo, TrickView
-from ..words import BOT_SEATS, SEAT_LABELS, count, percent, says, seat_subject, verb
-from .base import NilScreen
+from ..widgets.trick import TrickView
+from ..words import BOT_SEATS, SEAT_LABELS, count
+from . import table_words as words
+from .table_work import TableWork
 
 if TYPE_CHECKING:
-    from ...driver import DriverEvent, GameDriver, Request
+    from ...driver import DriverEvent, GameDriver
     from ...engine import Game
     from ...options import PlayOptions
     from ..widgets.tracker import CardTracker
@@ -58,24 +50,7 @@ if TYPE_CHECKING:
 CHALLENGE_KEYS = {"h": "hint", "u": "undo", "m": "meter"}
 
 
-def meter_chance(view: PlayerView, seed: int) -> float:
-    """The chance the seat of ``view`` takes no trick for the rest of the deal, estimated
-    from the view alone (blocking: called from a thread)."""
-    from ...analysis import clean_chance
-
-    return float(clean_chance(view, seed=seed))
-
-
-class MeterReady(Message):
-    """The meter's estimate for a position (``key``); dropped if the table has moved on."""
-
-    def __init__(self, key: MeterKey, chance: float | None) -> None:
-        super().__init__()
-        self.key = key
-        self.chance = chance
-
-
-class TableScreen(NilScreen):
+class TableScreen(TableWork):
     """One game, from its current position to the game-over screen."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -168,13 +143,9 @@ class TableScreen(NilScreen):
         session = self.session
         game = self.game
         if game.deal.plays or game.deal_number > 1:
-            line = Text(f"Game resumed: deal {game.deal_number} of {game.deals_planned}.",
-                        style="bold")
-            if game.assisted:
-                line.append(f" Used so far: {session.help_used()}; the game counts as "
-                            "assisted.", style="dim")
-            self.log_line(line)
-        self._log_deal_start()
+            self.log_line(words.resumed_line(game.deal_number, game.deals_planned,
+                                             session.help_used() if game.assisted else None))
+        self.log_line(words.deal_start_line(self.session.state()))
         for item in session.deal_so_far():
             self._log(item)
         for item in session.told(self._notes):
@@ -212,7 +183,7 @@ class TableScreen(NilScreen):
             deal_number=state.deal_number, deals_planned=state.deals_planned,
             pool=state.pool if state.scoring == "pool" else None,
             tiebreak=state.tiebreak)
-        self.query_one(TrickView).info = self._trick_info(state)
+        self.query_one(TrickView).info = words.trick_info(state, self._holding, self._peeking)
         mine = to_move == state.seat and state.pace in ("your_turn", "forced")
         self.query_one(Hand).set_hand(state.hand, frozenset(state.legal) if mine
                                       else frozenset(), mine)
@@ -224,49 +195,10 @@ class TableScreen(NilScreen):
             # The footer is rebuilt a moment after the card is drawn, not before it.
             self.set_timer(0.2, self.refresh_bindings)
 
-    def _trick_info(self, state: TableState) -> TrickInfo:
-        """The middle of the table: the trick on show (just won, or the peek at the last one),
-        else the trick being played with who led it, else the last trick won (it stays until
-        the next card is played, at any speed) and who leads now."""
-        shown = self._holding
-        if shown is not None:
-            cards = tuple((shown.player_of(k), c) for k, c in enumerate(shown.cards))
-            w = shown.winner
-            caption = f"{seat_subject(shown.leader)} led, {says(w, 'win', 'wins', start=False)}"
-            if self._peeking:
-                caption = f"Last trick, to {'you' if w == 0 else SEAT_LABELS[w]}"
-            return TrickInfo(cards, w, caption)
-        trick, plays = state.trick, state.plays
-        if trick:
-            cards = tuple((p.seat, p.card) for p in plays[len(plays) - len(trick):])
-            return TrickInfo(cards, None, f"{seat_subject(state.leader)} led")
-        if state.pace in ("deal_over", "game_over"):
-            return TrickInfo((), None, "")
-        if plays:
-            w = state.leader  # the winner of the last trick leads
-            cards = tuple((p.seat, p.card) for p in plays[-4:])
-            return TrickInfo(cards, w, f"{seat_subject(w)} won it and {verb(w, 'lead', 'leads')}")
-        return TrickInfo((), None, f"{says(state.leader, 'lead', 'leads')}")
-
     def _show_south(self, state: TableState | None = None) -> None:
         state = state or self.session.state()
-        cards, tricks = state.hand_sizes[state.seat], state.taken[state.seat]
-        south = Text()
-        south.append("You (South)", style="bold")
-        if state.dealer == state.seat:
-            south.append("  dealer", style="dim")
-        south.append(f"  {count(cards, 'card')}  {count(tricks, 'trick')}  ")
-        if tricks == 0:
-            south.append("● clean", style="bold green")
-        else:
-            south.append("○ taken", style="dim")
-        if state.meter_on:
-            south.append("  meter: ", style="dim")
-            south.append(meter_text(tricks, self.session.meter), style="bold cyan")
         self._marked_unsaved = bool(state.save_problem)
-        if self._marked_unsaved:
-            south.append("   ⚠ not saved", style="bold yellow")
-        self.query_one("#south", Static).update(south)
+        self.query_one("#south", Static).update(words.south_line(state, self.session.meter))
 
     def _show_save_state(self) -> None:
         """Keep the "not saved" mark true while the app retries in the background."""
@@ -281,19 +213,6 @@ class TableScreen(NilScreen):
     def log_line(self, line: Text) -> None:
         self.query_one(GameLog).add(line)
 
-    def _your_turn_text(self) -> Text:
-        state = self.session.state()
-        text = Text("Your turn", style="bold")
-        led = state.trick[0].suit if state.trick else None
-        if led is None:
-            text.append(": you lead")
-        elif all(c.suit == led for c in state.legal):
-            text.append(f": follow {self.look.suit_text(Suit(led))}")
-        else:
-            text.append(f": no {self.look.suit_text(Suit(led))}, play any card")
-        text.append("   ←/→ choose, Enter plays", style="dim")
-        return text
-
     # --- the session's output -------------------------------------------------------------
     def _carry_out(self, out: list[gs.Out], draw: bool = True) -> None:
         """Log the news, carry out the effects, then draw the table as the session says."""
@@ -302,19 +221,10 @@ class TableScreen(NilScreen):
                 self.ask_bot(item.request)
             elif isinstance(item, gs.Wait):
                 self.set_timer(item.seconds, partial(self._timer_done, item.token))
-            elif isinstance(item, gs.ShowTrick):
-                takes = says(item.trick.winner, "take", "takes")
-                self.status(Text(f"{takes} the trick. Press any key to go on.", style="bold")
-                            if item.seconds is None else
-                            Text(f"{takes} the trick; play goes on in a moment (any key: "
-                                 "now).", style="dim"))
+            elif isinstance(item, (gs.ShowTrick, gs.ForcedSoon)):
+                self.status(words.effect_text(item, self.look))
             elif isinstance(item, gs.YourTurn):
                 self._your_turn(item)
-            elif isinstance(item, gs.ForcedSoon):
-                text = Text("Your only legal card: ", style="bold")
-                text.append_text(self.look.styled(item.card))
-                text.append(" is played for you…", style="bold")
-                self.status(text)
             elif isinstance(item, gs.FindHint):
                 self.status(Text("Thinking of a hint…", style="dim"))
                 self.find_hint(item.turn, item.view)
@@ -344,49 +254,20 @@ class TableScreen(NilScreen):
 
     def _log(self, item: gs.Out) -> None:
         """A log line for a piece of news (a card, a trick, a deal's end...)."""
-        if isinstance(item, (BotFailed, SeatReplaced)):
-            self.log_line(Text(f"⚠ {SEAT_LABELS[item.seat]}: {item.reason}", style="yellow"))
-        elif isinstance(item, Played):
-            line = Text(f"{says(item.seat, 'play', 'plays')} ")
-            line.append_text(self.look.styled(item.card))
-            if item.forced and item.seat == 0:
-                line.append(" (forced)", style="dim")
-            self.log_line(line)
-        elif isinstance(item, TrickTaken):
-            w = item.trick.winner
-            line = Text(f"{says(w, 'win', 'wins')} the trick with ", style="bold")
-            line.append_text(self.look.styled(item.trick.card_of(w)))
-            if item.first_for_winner:
-                line.append(" — " + ("you are no longer clean" if w == 0 else
-                                     f"{SEAT_LABELS[w]} is no longer clean"))
-            self.log_line(line)
-        elif isinstance(item, DealOver):
-            result = describe_result(item.taken, item.points, SEAT_LABELS, item.rule)
-            self.log_line(Text(f"Deal {item.deal_number}: {result}", style="bold cyan"))
-        elif isinstance(item, GameOver):
-            self.log_line(Text("The game is over.", style="bold"))
-        elif isinstance(item, DealBegun):
-            self._log_deal_start()
-        elif isinstance(item, TakenBack):
-            line = Text("Taken back: ", style="bold magenta")
-            for n, play in enumerate(item.plays):
-                if n:
-                    line.append(", ")
-                line.append("your " if play.seat == 0 else f"{SEAT_LABELS[play.seat]}'s ")
-                line.append_text(self.look.styled(play.card))
-            line.append(".")
-            self.log_line(line)
-        elif isinstance(item, MeterReading):
+        if isinstance(item, MeterReading):
             self._show_south()
+        elif isinstance(item, DealBegun):
+            self.log_line(words.deal_start_line(self.session.state()))
+        else:
+            line = words.news_line(item, self.look)
+            if line is not None:
+                self.log_line(line)
 
-    def _log_deal_start(self) -> None:
-        """The deal's first line: its number, the dealer, who leads first."""
-        state = self.session.state()
-        first = state.plays[0].seat if state.plays else state.leader
-        dealer = "you deal" if state.dealer == 0 else f"{SEAT_LABELS[state.dealer]} deals"
-        self.log_line(Text(f"Deal {state.deal_number} of {state.deals_planned}: {dealer}; "
-                           f"{says(first, 'lead', 'leads', start=False)}.",
-                           style="bold cyan"))
+    def _refused(self, refused: Refused) -> None:
+        text, warn = words.refusal(refused, self.look)
+        self.status(text, warn=warn)
+        if warn and refused.card is not None:
+            self.app.bell()
 
     def _your_turn(self, turn: gs.YourTurn) -> None:
         self.refresh_view()
@@ -397,23 +278,8 @@ class TableScreen(NilScreen):
         text = Text()
         if turn.undone:
             text.append(f"Taken back ({count(turn.undone, 'card')}). ", style="bold")
-        text.append_text(self._your_turn_text())
+        text.append_text(words.your_turn_text(self.session.state(), self.look))
         self.status(text)
-
-    def _refused(self, refused: Refused) -> None:
-        if refused.card is None:
-            self.status(refused.reason, warn=True)
-            return
-        if refused.reason.startswith("Wait:"):
-            self.status(Text(refused.reason, style="dim"))
-            return
-        if refused.suit is not None:
-            led = Suit(refused.suit)
-            why = f"You must follow {self.look.suit_text(led)} ({led.label})."
-        else:
-            why = f"You cannot play {self.look.face(refused.card)}: {refused.reason}."
-        self.status(Text(why, style="bold"), warn=True)
-        self.app.bell()
 
     def _note_assisted(self, what: str) -> None:
         """Say once in the log that the game now counts as assisted."""
@@ -437,66 +303,15 @@ class TableScreen(NilScreen):
         app.switch_screen(app.game_over_screen(self.game, self.options,
                                                self.session.record_path, app.save_problem))
 
-    # --- workers ----------------------------------------------------------------------------
-    @work(thread=True, group="bots")
-    def ask_bot(self, request: Request) -> None:
-        """In a thread: the driver asks the seat's bot (isolated); the answer is posted."""
-        try:
-            decision = self.driver.decide(request)
-        except Exception:  # noqa: BLE001 - the session asks again or the game ends
-            self.post_message(BotLost(request))
-            return
-        self.post_message(BotDecided(decision))
-
-    def on_bot_decided(self, message: BotDecided) -> None:
-        self._carry_out(self.session.bot_decided(message.decision))
-
-    def on_bot_lost(self, message: BotLost) -> None:
-        self._carry_out(self.session.bot_lost(message.request))
-
-    @work(thread=True, group="hint", exclusive=True)
-    def find_hint(self, turn: int, view: PlayerView) -> None:
-        from ...bots import advise
-
-        try:
-            card, reason = advise(view, ascii=self.look.ascii)
-        except Exception as exc:  # noqa: BLE001 - a failing hint must not stop the game
-            card, reason = view.legal[0], f"no hint available ({type(exc).__name__})"
-        self.post_message(HintReady(turn, card, reason))
-
-    def on_hint_ready(self, message: HintReady) -> None:
-        self._carry_out(self.session.hint_found(message.turn, message.card, message.reason))
-
     def _show_hint(self, hint: Hint) -> None:
         hand = self.query_one(Hand)
         if hint.card in hand.cards:
             hand.cursor = hand.cards.index(hint.card)
-        line = Text("Hint: ")
-        line.append_text(self.look.styled(hint.card))
-        short = line.copy()
-        line.append(f" ({hint.reason})")
         # The log keeps the whole hint (it wraps); the status line shows it when it fits.
-        self.log_line(line.copy())
-        # The status line takes two rows for it when the terminal has rows to spare (taller
-        # than 24; a word may not fill a row to its end), else one.
-        width = self.query_one("#status", Static).size.width - 2
-        if line.cell_len > (2 * width - 12 if self.size.height > 24 else width - 1):
-            short.append(" (why: in the log)")
-            line = short
-        self.status(line)
-
-    @work(thread=True, exclusive=True, group="meter")
-    def estimate_clean(self, key: MeterKey, view: PlayerView, seed: int) -> None:
-        """In a thread: the chance to stay clean from your view; posted with its position."""
-        try:
-            chance: float | None = meter_chance(view, seed)
-        except Exception:  # noqa: BLE001 - the meter must never stop the game
-            chance = None
-        self.post_message(MeterReady(key, chance))
-
-    def on_meter_ready(self, message: MeterReady) -> None:
-        self._carry_out(self.session.meter_estimated(message.key, message.chance),
-                        draw=False)
+        logged, shown = words.hint_lines(hint, self.look, self.query_one("#status").size.width,
+                                         tall=self.size.height > 24)
+        self.log_line(logged)
+        self.status(shown)
 
     # --- keys up ----------------------------------------------------------------------------
     def on_screen_suspend(self) -> None:
@@ -630,19 +445,3 @@ class TableScreen(NilScreen):
                              "see (m hides it)." if on else "Meter off (m shows it again).",
                              style="dim"))
         self._carry_out(out)
-
-
-def meter_text(tricks: int, reading: MeterReading | None) -> str:
-    """What the meter shows: that you are no longer clean, "..." while it is estimated, a
-    certainty as such ("clean 0%": every card you may play takes the trick; "clean 100%":
-    the deal ended with you clean), and an estimate with "~" where it rounds to 0 or 100."""
-    if tricks:
-        return "not clean"
-    if reading is None:
-        return "clean ..."
-    value = reading.chance
-    if reading.certain:
-        return f"clean {round(value * 100)}%"
-    if value in (0.0, 1.0):
-        return f"clean ~{round(value * 100)}%"  # an estimate, never a certainty
-    return f"clean {percent(value)}"

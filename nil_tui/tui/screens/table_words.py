@@ -1,0 +1,195 @@
+"""What the table says, from the session's values alone: the log's line for each piece of
+news, the status line on your turn and for a refusal, your seat's line with the meter, and
+the middle of the table. Pure functions of a :class:`~nil_tui.session.protocol.TableState`
+(or a piece of news) and the card look: the table screen only puts them on its widgets."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from ...engine import Suit, Trick, describe_result
+from ...session import game_session as gs
+from ...session.protocol import (
+    BotFailed,
+    DealOver,
+    GameOver,
+    Hint,
+    MeterReading,
+    Played,
+    Refused,
+    SeatReplaced,
+    TableState,
+    TakenBack,
+    TrickTaken,
+)
+from ..widgets.cards import CardLook
+from ..widgets.trick import TrickInfo
+from ..words import SEAT_LABELS, count, percent, says, seat_subject, verb
+
+
+def news_line(item: object, look: CardLook) -> Text | None:
+    """The log's line for a piece of news (None for news the log does not tell)."""
+    if isinstance(item, (BotFailed, SeatReplaced)):
+        return Text(f"⚠ {SEAT_LABELS[item.seat]}: {item.reason}", style="yellow")
+    if isinstance(item, Played):
+        line = Text(f"{says(item.seat, 'play', 'plays')} ")
+        line.append_text(look.styled(item.card))
+        if item.forced and item.seat == 0:
+            line.append(" (forced)", style="dim")
+        return line
+    if isinstance(item, TrickTaken):
+        w = item.trick.winner
+        line = Text(f"{says(w, 'win', 'wins')} the trick with ", style="bold")
+        line.append_text(look.styled(item.trick.card_of(w)))
+        if item.first_for_winner:
+            line.append(" — " + ("you are no longer clean" if w == 0 else
+                                 f"{SEAT_LABELS[w]} is no longer clean"))
+        return line
+    if isinstance(item, DealOver):
+        result = describe_result(item.taken, item.points, SEAT_LABELS)
+        return Text(f"Deal {item.deal_number}: {result}", style="bold cyan")
+    if isinstance(item, GameOver):
+        return Text("The game is over.", style="bold")
+    if isinstance(item, TakenBack):
+        line = Text("Taken back: ", style="bold magenta")
+        for n, play in enumerate(item.plays):
+            if n:
+                line.append(", ")
+            line.append("your " if play.seat == 0 else f"{SEAT_LABELS[play.seat]}'s ")
+            line.append_text(look.styled(play.card))
+        line.append(".")
+        return line
+    return None
+
+
+def deal_start_line(state: TableState) -> Text:
+    """The deal's first line in the log: its number, the dealer, who leads first."""
+    first = state.plays[0].seat if state.plays else state.leader
+    dealer = "you deal" if state.dealer == 0 else f"{SEAT_LABELS[state.dealer]} deals"
+    return Text(f"Deal {state.deal_number} of {state.deals_planned}: {dealer}; "
+                f"{says(first, 'lead', 'leads', start=False)}.", style="bold cyan")
+
+
+def your_turn_text(state: TableState, look: CardLook) -> Text:
+    """The status line on your turn: what you may play, and the keys."""
+    text = Text("Your turn", style="bold")
+    led = state.trick[0].suit if state.trick else None
+    if led is None:
+        text.append(": you lead")
+    elif all(c.suit == led for c in state.legal):
+        text.append(f": follow {look.suit_text(Suit(led))}")
+    else:
+        text.append(f": no {look.suit_text(Suit(led))}, play any card")
+    text.append("   ←/→ choose, Enter plays", style="dim")
+    return text
+
+
+def refusal(refused: Refused, look: CardLook) -> tuple[str | Text, bool]:
+    """The status line for an action refused, and whether it is a warning."""
+    if refused.card is None:
+        return refused.reason, True
+    if refused.reason.startswith("Wait:"):
+        return Text(refused.reason, style="dim"), False
+    if refused.suit is not None:
+        led = Suit(refused.suit)
+        why = f"You must follow {look.suit_text(led)} ({led.label})."
+    else:
+        why = f"You cannot play {look.face(refused.card)}: {refused.reason}."
+    return Text(why, style="bold"), True
+
+
+def south_line(state: TableState, meter: MeterReading | None) -> Text:
+    """Your seat's line: cards, tricks, clean or not, the meter, and "not saved"."""
+    cards, tricks = state.hand_sizes[state.seat], state.taken[state.seat]
+    south = Text()
+    south.append("You (South)", style="bold")
+    if state.dealer == state.seat:
+        south.append("  dealer", style="dim")
+    south.append(f"  {count(cards, 'card')}  {count(tricks, 'trick')}  ")
+    if tricks == 0:
+        south.append("● clean", style="bold green")
+    else:
+        south.append("○ taken", style="dim")
+    if state.meter_on:
+        south.append("  meter: ", style="dim")
+        south.append(meter_text(tricks, meter), style="bold cyan")
+    if state.save_problem:
+        south.append("   ⚠ not saved", style="bold yellow")
+    return south
+
+
+def meter_text(tricks: int, reading: MeterReading | None) -> str:
+    """What the meter shows: that you are no longer clean, "..." while it is estimated, a
+    certainty as such ("clean 0%": every card you may play takes the trick; "clean 100%":
+    the deal ended with you clean), and an estimate with "~" where it rounds to 0 or 100."""
+    if tricks:
+        return "not clean"
+    if reading is None:
+        return "clean ..."
+    value = reading.chance
+    if reading.certain:
+        return f"clean {round(value * 100)}%"
+    if value in (0.0, 1.0):
+        return f"clean ~{round(value * 100)}%"  # an estimate, never a certainty
+    return f"clean {percent(value)}"
+
+
+def trick_info(state: TableState, shown: Trick | None, peeking: bool) -> TrickInfo:
+    """The middle of the table: the trick on show (just won, or the peek at the last one),
+    else the trick being played with who led it, else the last trick won (it stays until
+    the next card is played, at any speed) and who leads now."""
+    if shown is not None:
+        cards = tuple((shown.player_of(k), c) for k, c in enumerate(shown.cards))
+        w = shown.winner
+        caption = f"{seat_subject(shown.leader)} led, {says(w, 'win', 'wins', start=False)}"
+        if peeking:
+            caption = f"Last trick, to {'you' if w == 0 else SEAT_LABELS[w]}"
+        return TrickInfo(cards, w, caption)
+    trick, plays = state.trick, state.plays
+    if trick:
+        cards = tuple((p.seat, p.card) for p in plays[len(plays) - len(trick):])
+        return TrickInfo(cards, None, f"{seat_subject(state.leader)} led")
+    if state.pace in ("deal_over", "game_over"):
+        return TrickInfo((), None, "")
+    if plays:
+        w = state.leader  # the winner of the last trick leads
+        cards = tuple((p.seat, p.card) for p in plays[-4:])
+        return TrickInfo(cards, w, f"{seat_subject(w)} won it and {verb(w, 'lead', 'leads')}")
+    return TrickInfo((), None, f"{says(state.leader, 'lead', 'leads')}")
+
+
+def resumed_line(deal_number: int, deals_planned: int, help_used: str | None) -> Text:
+    """The log's first line for a game resumed: where it is, and the help had so far."""
+    line = Text(f"Game resumed: deal {deal_number} of {deals_planned}.", style="bold")
+    if help_used is not None:
+        line.append(f" Used so far: {help_used}; the game counts as assisted.", style="dim")
+    return line
+
+
+def effect_text(effect: gs.ShowTrick | gs.ForcedSoon, look: CardLook) -> Text:
+    """The status line while a trick is on show, or while your only card waits to be played
+    for you."""
+    if isinstance(effect, gs.ForcedSoon):
+        text = Text("Your only legal card: ", style="bold")
+        text.append_text(look.styled(effect.card))
+        text.append(" is played for you…", style="bold")
+        return text
+    takes = says(effect.trick.winner, "take", "takes")
+    if effect.seconds is None:
+        return Text(f"{takes} the trick. Press any key to go on.", style="bold")
+    return Text(f"{takes} the trick; play goes on in a moment (any key: now).", style="dim")
+
+
+def hint_lines(hint: Hint, look: CardLook, width: int, *, tall: bool) -> tuple[Text, Text]:
+    """A hint for the log (whole) and for the status line of ``width`` cells: whole when it
+    fits (two rows when the terminal is ``tall``, a word may not fill a row to its end, else
+    one), else the card and where the reason is."""
+    line = Text("Hint: ")
+    line.append_text(look.styled(hint.card))
+    short = line.copy()
+    line.append(f" ({hint.reason})")
+    width -= 2
+    if line.cell_len > (2 * width - 12 if tall else width - 1):
+        short.append(" (why: in the log)")
+        return line, short
+    return line, line.copy()

@@ -1,0 +1,89 @@
+"""The table's slow work, each in a worker thread: a bot deciding, a hint worked out, the
+meter's estimate. Each answer is handed to the game's session, whose output the table then
+carries out (:meth:`TableWork.carry_out`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual import work
+from textual.message import Message
+
+from ...engine import PlayerView
+from ..messages import BotDecided, BotLost, HintReady
+from .base import NilScreen
+
+if TYPE_CHECKING:
+    from ...driver import Request
+    from ...session import game_session as gs
+    from ...session.game_session import GameSession, MeterKey
+    from ..widgets.cards import CardLook
+
+
+def meter_chance(view: PlayerView, seed: int) -> float:
+    """The chance the seat of ``view`` takes no trick for the rest of the deal, estimated
+    from the view alone (blocking: called from a thread)."""
+    from ...analysis import clean_chance
+
+    return float(clean_chance(view, seed=seed))
+
+
+class MeterReady(Message):
+    """The meter's estimate for a position (``key``); dropped if the table has moved on."""
+
+    def __init__(self, key: MeterKey, chance: float | None) -> None:
+        super().__init__()
+        self.key = key
+        self.chance = chance
+
+
+class TableWork(NilScreen):
+    """The worker threads of the table screen (its base class)."""
+
+    session: GameSession
+    look: CardLook
+
+    def _carry_out(self, out: list[gs.Out], draw: bool = True) -> None:
+        raise NotImplementedError
+
+    @work(thread=True, group="bots")
+    def ask_bot(self, request: Request) -> None:
+        """In a thread: the driver asks the seat's bot (isolated); the answer is posted."""
+        try:
+            decision = self.session.driver.decide(request)
+        except Exception:  # noqa: BLE001 - the session asks again or the game ends
+            self.post_message(BotLost(request))
+            return
+        self.post_message(BotDecided(decision))
+
+    def on_bot_decided(self, message: BotDecided) -> None:
+        self._carry_out(self.session.bot_decided(message.decision))
+
+    def on_bot_lost(self, message: BotLost) -> None:
+        self._carry_out(self.session.bot_lost(message.request))
+
+    @work(thread=True, group="hint", exclusive=True)
+    def find_hint(self, turn: int, view: PlayerView) -> None:
+        from ...bots import advise
+
+        try:
+            card, reason = advise(view, ascii=self.look.ascii)
+        except Exception as exc:  # noqa: BLE001 - a failing hint must not stop the game
+            card, reason = view.legal[0], f"no hint available ({type(exc).__name__})"
+        self.post_message(HintReady(turn, card, reason))
+
+    def on_hint_ready(self, message: HintReady) -> None:
+        self._carry_out(self.session.hint_found(message.turn, message.card, message.reason))
+
+    @work(thread=True, exclusive=True, group="meter")
+    def estimate_clean(self, key: MeterKey, view: PlayerView, seed: int) -> None:
+        """In a thread: the chance to stay clean from your view; posted with its position."""
+        try:
+            chance: float | None = meter_chance(view, seed)
+        except Exception:  # noqa: BLE001 - the meter must never stop the game
+            chance = None
+        self.post_message(MeterReady(key, chance))
+
+    def on_meter_ready(self, message: MeterReady) -> None:
+        self._carry_out(self.session.meter_estimated(message.key, message.chance),
+                        draw=False)
