@@ -301,3 +301,30 @@ def test_replay_on_a_real_terminal_shows_a_hostile_file_name_as_text(tmp_path: P
     assert b"\x1b]0;title" not in out
     assert b"\x1b[2Jgame" not in out
     assert b"\x00" not in out
+
+
+def test_simulate_with_a_plugin_named_with_control_characters_prints_none(
+        tmp_path: Path) -> None:
+    """A plugin's name goes to the records and a bot spec to the summary: no control
+    character of either reaches standard output, standard error or the records."""
+    import os
+
+    (tmp_path / "hostile_name_bot.py").write_text(
+        "class Bad:\n"
+        "    name = '\\x1b]0;title\\x07\\x1b[2Jbad\\nname\\x00'\n"
+        "    def __init__(self, seed=0):\n"
+        "        pass\n"
+        "    def choose(self, view):\n"
+        "        return view.legal[0]\n", encoding="utf-8")
+    records = tmp_path / "games.jsonl"
+    env = dict(os.environ, PYTHONPATH=str(tmp_path), NIL_TUI_HOME=str(tmp_path / "home"))
+    done = subprocess.run([sys.executable, "-m", "nil_tui", "simulate", "--games", "1",
+                           "--deals", "1", "--seed", "3", "--bots",
+                           "easy,easy,easy,hostile_name_bot:Bad", "--records", str(records)],
+                          check=False, capture_output=True, timeout=300, env=env,
+                          cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    for data in (done.stdout, done.stderr, records.read_bytes()):
+        assert not any(b < 0x20 and b != 0x0A for b in data), data[:800]
+    name = json.loads(records.read_text(encoding="utf-8").splitlines()[0])["players"][3]["name"]
+    assert "title" in name and "bad" in name and "\x1b" not in name and "\n" not in name
