@@ -49,13 +49,15 @@ class ReviewScreen(NilScreen):
         Binding("right,d,space", "step(1)", "Next trick"),
         Binding("left,a", "step(-1)", "Previous"),
         Binding("down,pagedown,n", "deal(1)", "Next deal"),
-        Binding("up,pageup,p", "deal(-1)", "Prev deal"),
+        # (hidden from the footer, so that it fits 80 columns with keys in words: up goes
+        # back a deal as down goes on, and ? is the rules everywhere)
+        Binding("up,pageup,p", "deal(-1)", "Prev deal", show=False),
         Binding("home", "ends(0)", "First", show=False),
         Binding("end", "ends(1)", "Last", show=False),
         Binding("e", "analyse(0)", "Analysis"),
         Binding("E", "analyse(1)", "Analysis of every deal", show=False),
         Binding("escape,q", "close", "Back"),
-        Binding("question_mark,f1", "app.rules", "Rules"),
+        Binding("question_mark,f1", "app.rules", "Rules", show=False),
     ]
 
     deal_index: reactive[int] = reactive(0)
