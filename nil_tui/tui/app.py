@@ -19,7 +19,6 @@ from ..driver import SUBSTITUTE, short_text
 from ..engine import SEAT_NAMES
 from ..options import PlayOptions, options_from_dict
 from .messages import GameKept
-from .words import BOT_SEATS
 
 if TYPE_CHECKING:
     from ..challenge import Progress, ReferenceNews
@@ -49,13 +48,6 @@ class ReferenceNewsArrived(Message):
         super().__init__()
         self.date = date
         self.news = news
-
-
-def is_builtin(spec: str) -> bool:
-    """A level that ships with nil-tui (played in-process), as opposed to a plugin bot."""
-    from ..bots import HIDDEN, LEVELS
-
-    return spec in LEVELS or spec in HIDDEN
 
 
 def describe_saved(record: dict[str, Any]) -> str:
@@ -343,7 +335,7 @@ class NilApp(App[int]):
                                               new_challenge=options.challenge),
                                  lambda answer: self._replace_answer(answer, options))
                 return
-        from ..engine import Game
+        from ..session.starting import new_game
 
         self.options = options
         # From setup or the command line: the last settings used (on a first run, kept once
@@ -352,15 +344,7 @@ class NilApp(App[int]):
             self._settings_later = options
         else:
             self.save_settings(options)
-        if options.challenge is not None:
-            from ..challenge import challenge_game
-
-            self._play(challenge_game(options.challenge))
-            return
-        players = [{"name": "South", "kind": "human"}] + [
-            {"name": SEAT_NAMES[seat], "kind": "bot", "bot": spec}
-            for seat, spec in zip(BOT_SEATS, options.bots)]
-        self._play(Game(options.deals, options.seed, players=players, scoring=options.scoring))
+        self._play(new_game(options))
 
     def _replace_answer(self, answer: str | None, options: PlayOptions) -> None:
         if answer == "resume":
@@ -391,8 +375,8 @@ class NilApp(App[int]):
 
     def _play(self, game: Game) -> None:
         """Seat the bots of a new or resumed game, then show its table."""
-        from ..driver import seat_specs
         from ..session.game_session import open_session
+        from ..session.starting import plugin_seats
 
         if self.session is not None:
             self.session.driver.close()
@@ -407,8 +391,7 @@ class NilApp(App[int]):
             self.want_reference(game)
         else:
             self.title = self.TITLE
-        plugins = [seat for seat, spec in enumerate(seat_specs(game))
-                   if spec is not None and not is_builtin(spec)]
+        plugins = plugin_seats(game)
         if plugins:
             self.open_plugins(session, plugins)
         else:
@@ -536,18 +519,9 @@ class NilApp(App[int]):
     # --- the daily challenge ----------------------------------------------------------------
     @staticmethod
     def _options_of(game: Game, options: PlayOptions) -> PlayOptions:
-        """The options a game is played with: a challenge is one whatever the options said
-        (its record carries it), with its own deals, bots and seed and no meter; any other
-        game is none."""
-        from dataclasses import replace
+        from ..session.starting import options_of
 
-        if game.challenge is None:
-            return replace(options, challenge=None) if options.challenge else options
-        from ..challenge import CHALLENGE_BOTS
-
-        return replace(options, challenge=str(game.challenge["date"]),
-                       deals=game.deals_planned, seed=game.seed, bots=CHALLENGE_BOTS,
-                       meter=False, from_setup=False)
+        return options_of(game, options)
 
     def start_challenge(self, date: str, look: PlayOptions | None = None) -> None:
         """The challenge of ``date``: its result when it is finished, where it stopped when
