@@ -269,3 +269,50 @@ def test_the_state_is_drawn_from_one_seats_view() -> None:
     assert state.hand == s.game.deal.hand(0) and state.pace == "your_turn"
     assert state.levels[0] is None and state.levels[1] == "easy"
     assert p.from_json(p.to_json(state)) == state
+
+
+class FakeStore:
+    """A store whose disk is full until ``room`` is set."""
+
+    def __init__(self) -> None:
+        self.room = False
+        self.kept: list[object] = []
+
+    @property
+    def problem(self) -> str | None:
+        return None if self.room else "the disk is full."
+
+    def save_current(self, record: object, options: object) -> bool:
+        return self.room
+
+    def retry_pending(self) -> bool:
+        return True  # nothing else waits: only the finished game, which is not in its queue
+
+    def keep_finished(self, record: object, options: object) -> Any:
+        from pathlib import Path
+
+        from nil_tui.store import Finished
+
+        if not self.room:
+            return Finished(False, None, "the disk is full.")
+        self.kept.append(record)
+        return Finished(True, Path("records/game.json"), None)
+
+
+def test_a_finished_game_is_said_saved_only_once_it_is_written() -> None:
+    from nil_tui.session.saving import Keeper
+
+    store = FakeStore()
+    told: list[tuple[str | None, str | None]] = []
+    keeper = Keeper(lambda: store, lambda now, was: told.append((now, was)))  # type: ignore[arg-type, return-value]
+    game = Game(1, 3, players=PLAYERS)
+    while not game.is_over:
+        game.play(game.deal.legal_moves()[0])
+    assert keeper.finish(game, PlayOptions()) is None
+    assert keeper.problem and keeper.waiting() is game
+    assert keeper.retry() == []  # the queue is empty, but the finished game is not written
+    assert keeper.problem and all(now is not None for now, _ in told), told
+    store.room = True
+    assert keeper.retry() == [__import__("pathlib").Path("records/game.json")]
+    assert keeper.problem is None and told[-1] == (None, "the disk is full.")
+    assert keeper.waiting() is None and len(store.kept) == 1
