@@ -36,6 +36,7 @@ from ..engine import (
     Trick,
     TrickWon,
 )
+from .meter import EstimateMeter, Meter, MeterKey, meter_seed, sure_to_take
 from .protocol import (
     Action,
     AskHint,
@@ -84,7 +85,6 @@ CHALLENGE_REFUSALS: dict[str, str] = {
     "meter": "The clean-chance meter is off in the daily challenge.",
 }
 
-MeterKey = tuple[int, int, int]  # deal number, tricks done, undos: a position of the meter
 
 
 # --- effects: what the front end is asked to do ----------------------------------------------
@@ -130,15 +130,6 @@ class FindHint(NamedTuple):
     view: PlayerView
 
 
-class EstimateMeter(NamedTuple):
-    """Estimate the chance to stay clean from this view (in a thread), then call
-    :meth:`GameSession.meter_estimated` with ``key``."""
-
-    key: MeterKey
-    view: PlayerView
-    seed: int
-
-
 class DealSummary(NamedTuple):
     """The deal is over: show its summary, then send :class:`~.protocol.GoOn`."""
 
@@ -156,37 +147,6 @@ class AssistedNow(NamedTuple):
 Effect = (AskBot | Wait | ShowTrick | ForcedSoon | YourTurn | FindHint | EstimateMeter
           | DealSummary | GameFinished | AssistedNow)
 Out = News | Effect
-
-
-def meter_seed(game: Game, deal_number: int, tricks: int) -> int:
-    """The meter's seed for a position: the same game at the same trick gives the same
-    figure."""
-    return ((game.seed or 0) * 1009 + deal_number * 31 + tricks) % (2**31)
-
-
-def sure_to_take(view: PlayerView) -> bool:
-    """Whether every card the seat may play now takes the trick, whatever the hidden cards
-    are: each is of the suit led (or leads), beats the trick's cards, and (unless the seat
-    plays last) no higher card of its suit is still out."""
-    if not view.legal:
-        return False
-    led = view.led_suit
-    last = len(view.trick) == 3
-    out = view.unseen_mask
-    for card in view.legal:
-        if led is not None and card.suit != led:
-            return False
-        if any(c.suit == card.suit and c.rank > card.rank for c in view.trick):
-            return False
-        if not last and out & _higher_mask(card):
-            return False
-    return True
-
-
-def _higher_mask(card: Card) -> int:
-    """The cards of the same suit above ``card``, as a mask."""
-    top = (card.suit + 1) * 13  # the index after the suit's ace
-    return ((1 << top) - 1) & ~((1 << (card.index + 1)) - 1)
 
 
 def level_title(spec: str | None) -> str:
@@ -231,9 +191,7 @@ class GameSession:
         self._summary_out = False
         self._finished = False
         self._started = False
-        self._meter_on = bool(options.meter) and self.help_allowed
-        self._meter_key: MeterKey | None = None
-        self._meter: MeterReading | None = None
+        self._meter = Meter(bool(options.meter) and self.help_allowed)
         self.record_path: Path | None = None  # where the finished game's record went
 
     # --- what is where --------------------------------------------------------------------
@@ -261,17 +219,17 @@ class GameSession:
 
     @property
     def meter_on(self) -> bool:
-        return self._meter_on
+        return self._meter.on
 
     @property
     def meter_key(self) -> MeterKey | None:
         """The position the meter's estimate is (being) made for."""
-        return self._meter_key
+        return self._meter.key
 
     @property
     def meter(self) -> MeterReading | None:
         """The meter's figure for the position shown (None while it is worked out)."""
-        return self._meter
+        return self._meter.reading
 
     @property
     def on_show(self) -> Trick | None:
@@ -322,7 +280,7 @@ class GameSession:
             names=SEAT_NAMES, levels=specs, thinking=self.thinking, on_show=self._on_show,
             forced=forced if self._forced_turn == self.driver.turn else None,
             help_allowed=self.help_allowed, can_undo=self.can_undo(),
-            meter_on=self._meter_on, save_problem=self._save_problem())
+            meter_on=self._meter.on, save_problem=self._save_problem())
 
     def help_used(self) -> str:
         """The help the player had in this game, in words: "undo", "undo and hints"."""
@@ -348,10 +306,10 @@ class GameSession:
     def begin(self) -> list[Out]:
         """Before the table's first frame: a meter on from the game's options makes the game
         assisted (saved with its next save)."""
-        if self._meter_on and not self.game.assisted:
+        if self._meter.on and not self.game.assisted:
             self.game.add_assist("meter")
             return [AssistedNow("Clean-chance meter on")]
-        if self._meter_on:
+        if self._meter.on:
             self.game.add_assist("meter")
         return []
 
@@ -372,9 +330,9 @@ class GameSession:
         (a resumed game keeps its meter; later games do not: they take setup's)."""
         from dataclasses import replace
 
-        if self.options.meter == self._meter_on:
+        if self.options.meter == self._meter.on:
             return self.options
-        return replace(self.options, meter=self._meter_on)
+        return replace(self.options, meter=self._meter.on)
 
     # --- what the player does -------------------------------------------------------------
     def act(self, action: Action) -> list[Out]:
@@ -472,9 +430,7 @@ class GameSession:
     def _set_meter(self, on: bool) -> list[Out]:
         if not self.help_allowed:
             return [Refused("meter", CHALLENGE_REFUSALS["meter"])]
-        self._meter_on = on
-        self._meter_key = None
-        self._meter = None
+        self._meter.turn_to(on)
         out: list[Out] = []
         if on:
             was_assisted = self.game.assisted
@@ -486,41 +442,14 @@ class GameSession:
 
     # --- the meter ----------------------------------------------------------------------
     def _meter_now(self) -> list[Out]:
-        """The meter's figure for the position now: certain when it is (you have taken a
-        trick, the deal ended with you clean, every card you may play takes the trick), else
-        an estimate to work out (once per trick)."""
-        if not self._meter_on or not self._started:
+        """The meter's figure for the position now (once the table is drawn)."""
+        if not self._started:
             return []
-        game = self.game
-        deal = game.deal
-        turn = self.driver.turn
-        if deal.taken[self.seat]:
-            self._meter = MeterReading(turn, 0.0, True)
-            return []
-        if deal.is_over:
-            self._meter = MeterReading(turn, 1.0, True)
-            return []
-        view = deal.view(self.seat)
-        if deal.to_move == self.seat and sure_to_take(view):
-            self._meter = MeterReading(turn, 0.0, True)
-            self._meter_key = None
-            return []
-        key: MeterKey = (game.deal_number, len(deal.tricks), len(game.undone))
-        if key == self._meter_key:
-            return []
-        self._meter_key = key
-        self._meter = None
-        return [EstimateMeter(key, view, meter_seed(game, key[0], key[1]))]
+        return list(self._meter.now(self.game, self.seat, self.driver.turn))
 
     def meter_estimated(self, key: MeterKey, chance: float | None) -> list[Out]:
         """The estimate for ``key``; dropped when the position is gone or the meter off."""
-        if not self._meter_on or key != self._meter_key:
-            return []
-        if chance is None:
-            self._meter_key = None  # tried again at the next position
-            return []
-        self._meter = MeterReading(self.driver.turn, min(max(chance, 0.0), 1.0), False)
-        return [self._meter]
+        return list(self._meter.estimated(key, chance, self.driver.turn))
 
     # --- what the front end finished ----------------------------------------------------
     def bot_decided(self, decision: Decision) -> list[Out]:

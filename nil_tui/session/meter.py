@@ -1,0 +1,104 @@
+"""The clean-chance meter of one game: your chance to take no trick for the rest of the deal.
+Certain where it is (you took a trick, the deal ended with you clean, every card you may play
+takes the trick), else an estimate from your view, worked out by the front end in a thread
+(:class:`EstimateMeter`) once per trick."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+from ..engine import Card, PlayerView
+from .protocol import MeterReading
+
+if TYPE_CHECKING:
+    from ..engine import Game
+
+MeterKey = tuple[int, int, int]  # deal number, tricks done, undos: a position of the meter
+
+
+class EstimateMeter(NamedTuple):
+    """Estimate the chance to stay clean from this view (in a thread), then call
+    :meth:`GameSession.meter_estimated` with ``key``."""
+
+    key: MeterKey
+    view: PlayerView
+    seed: int
+
+
+def meter_seed(game: Game, deal_number: int, tricks: int) -> int:
+    """The meter's seed for a position: the same game at the same trick gives the same
+    figure."""
+    return ((game.seed or 0) * 1009 + deal_number * 31 + tricks) % (2**31)
+
+
+def sure_to_take(view: PlayerView) -> bool:
+    """Whether every card the seat may play now takes the trick, whatever the hidden cards
+    are: each is of the suit led (or leads), beats the trick's cards, and (unless the seat
+    plays last) no higher card of its suit is still out."""
+    if not view.legal:
+        return False
+    led = view.led_suit
+    last = len(view.trick) == 3
+    out = view.unseen_mask
+    for card in view.legal:
+        if led is not None and card.suit != led:
+            return False
+        if any(c.suit == card.suit and c.rank > card.rank for c in view.trick):
+            return False
+        if not last and out & _higher_mask(card):
+            return False
+    return True
+
+
+def _higher_mask(card: Card) -> int:
+    """The cards of the same suit above ``card``, as a mask."""
+    top = (card.suit + 1) * 13  # the index after the suit's ace
+    return ((1 << top) - 1) & ~((1 << (card.index + 1)) - 1)
+
+
+class Meter:
+    """Whether the meter is on in this game, the position its figure is for, the figure."""
+
+    def __init__(self, on: bool) -> None:
+        self.on = on
+        self.key: MeterKey | None = None
+        self.reading: MeterReading | None = None
+
+    def turn_to(self, on: bool) -> None:
+        self.on, self.key, self.reading = on, None, None
+
+    def now(self, game: Game, seat: int, turn: int) -> list[EstimateMeter]:
+        """The figure for the position now: certain when it is, else an estimate to work
+        out (none while one for this trick is on its way)."""
+        if not self.on:
+            return []
+        deal = game.deal
+        if deal.taken[seat]:
+            self.reading = MeterReading(turn, 0.0, True)
+            return []
+        if deal.is_over:
+            self.reading = MeterReading(turn, 1.0, True)
+            return []
+        view = deal.view(seat)
+        if deal.to_move == seat and sure_to_take(view):
+            self.reading, self.key = MeterReading(turn, 0.0, True), None
+            return []
+        key: MeterKey = (game.deal_number, len(deal.tricks), len(game.undone))
+        if key == self.key:
+            return []
+        self.key, self.reading = key, None
+        return [EstimateMeter(key, view, meter_seed(game, key[0], key[1]))]
+
+    def estimated(self, key: MeterKey, chance: float | None,
+                  turn: int) -> list[MeterReading]:
+        """An estimate for ``key``: dropped when the position is gone or the meter off."""
+        if not self.on or key != self.key:
+            return []
+        if chance is None:
+            self.key = None  # tried again at the next position
+            return []
+        self.reading = MeterReading(turn, min(max(chance, 0.0), 1.0), False)
+        return [self.reading]
+
+
+__all__ = ["EstimateMeter", "Meter", "MeterKey", "meter_seed", "sure_to_take"]
