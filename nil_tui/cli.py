@@ -15,7 +15,7 @@ from . import __version__, argtypes
 from .argtypes import UsageError
 from .options import BOT_SEATS, SPEEDS, PlayOptions
 from .recordfile import MAX_RECORD_BYTES, load_game
-from .textsafe import OutputError, lines, one_line, write_err, write_out
+from .textsafe import OutputError, SafeStream, layout, one_line, write_err, write_out
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
@@ -38,7 +38,7 @@ class _Parser(argparse.ArgumentParser):
         if file is None or file is sys.stderr:
             if sys.stderr is not None:
                 try:
-                    sys.stderr.write(lines(message))  # an unknown argument is quoted as typed
+                    sys.stderr.write(layout(message))  # an unknown argument is quoted as typed
                 except OSError:
                     pass
             return
@@ -252,7 +252,13 @@ def _run(args: argparse.Namespace) -> int:
     if command == "simulate":
         from . import sim
 
-        return sim.run(args)
+        # Its messages quote file names and bot specs: nothing in them reaches a terminal.
+        err = sys.stderr
+        sys.stderr = SafeStream(err) if err is not None else err
+        try:
+            return sim.run(args)
+        finally:
+            sys.stderr = err
     if command == "serve":
         from . import serve
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import errno
 import re
 import sys
+from typing import Any, TextIO
 
 UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e"
                     "\u2066-\u2069\ud800-\udfff]")
@@ -84,6 +85,33 @@ def write_out(text: str) -> None:
         raise
     except OSError as exc:
         raise OutputError(exc) from None
+
+
+class SafeStream:
+    """A text stream that writes through another with every unsafe character escaped but
+    newlines, tabs and carriage returns (a progress line rewrites itself with CR): for the
+    standard error of a command whose messages quote a file name or a plugin's words."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        self.stream.write(layout(text))
+        return len(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
+def _keep_layout(match: re.Match[str]) -> str:
+    ch = match.group()
+    return ch if ch in "\n\t\r" else _escape(match)
+
+
+def layout(text: str) -> str:
+    """``text`` with its newlines, tabs and carriage returns kept and every other unsafe
+    character escaped as ``one_line`` does (``\x1b``): messages of several lines."""
+    return UNSAFE.sub(_keep_layout, text)
 
 
 def write_err(line: str) -> None:

@@ -75,6 +75,8 @@ ROWS: list[tuple[list[str], int, str]] = [
      "\\x1b]0;title\\x07\\x1b[2J\\n.json: no such file"),
     (["rules", "\x1b[2J"], 2, "unrecognized arguments: \\x1b[2J"),
     (["analyse", "x.json", "--seat", "\x1b[2J"], 2, "--seat"),
+    (["simulate", "--records", "{tmp}/no/\x1b]0;title\x07.jsonl"], 2,
+     "--records: cannot write"),
     # challenge: a date whose challenge is not open yet (today is local: see test_cli)
     (["challenge", "--date", "2999-12-31"], 2, "the challenge of 2999-12-31 opens on that day"),
     (["challenge", "--date", "tomorrow"], 2, "expected a date written YYYY-MM-DD"),
