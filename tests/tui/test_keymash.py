@@ -159,22 +159,23 @@ async def test_waiting_for_workers_survives_an_exclusive_worker_cancelled() -> N
     from textual.worker import WorkerCancelled
 
     class Hints(App[None]):
-        async def think(self) -> None:
-            await asyncio.sleep(0.2)
+        async def think(self, forever: bool) -> None:
+            if forever:  # until a newer hint cancels it, however slow the machine
+                await asyncio.Event().wait()
 
-        def hint(self) -> None:
-            self.run_worker(self.think(), group="hint", exclusive=True)
+        def hint(self, forever: bool) -> None:
+            self.run_worker(self.think(forever), group="hint", exclusive=True)
 
     app = Hints()
     async with app.run_test() as pilot:
-        app.hint()
+        app.hint(True)
         await pilot.pause()
-        app.hint()  # cancels the first
+        app.hint(False)  # cancels the first
         with pytest.raises(WorkerCancelled):
             await app.workers.wait_for_complete()
-        app.hint()
+        app.hint(True)
         await pilot.pause()
-        app.hint()
+        app.hint(False)
         await wait_for_workers(app)
         assert not any(w.is_running for w in app.workers)
 
