@@ -67,3 +67,24 @@ async def test_game_over_at_80x24_shows_the_scores_and_keys_or_says_where(deals:
         await pilot.pause()
         shown = visible_text(app)
         assert total in shown and "____" in shown and "t: " not in shown, shown
+
+
+async def test_an_enter_meant_for_the_last_trick_does_not_start_a_new_game(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Enter typed as game over replaces the table (to see the last trick go) starts no new
+    game; once the moment is over, Enter does."""
+    from nil_tui.tui.screens import gameover
+
+    monkeypatch.setattr(gameover, "KEY_GRACE", 3600.0)  # the moment lasts the whole test
+    game = finished(3, 1)
+    started: list[object] = []
+    screen = GameOverScreen(game, PlayOptions(speed="fast"), None)
+    screen.action_again = lambda: started.append(True)  # type: ignore[method-assign]
+    app = Host(lambda: screen)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")
+        assert started == []
+        screen._settling_until = 0.0  # the moment is over
+        await pilot.press("enter")
+        assert started == [True]

@@ -9,6 +9,7 @@ from typing import ClassVar
 
 from rich.text import Text
 from textual import events
+from textual._time import get_time
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
@@ -24,6 +25,9 @@ from ..widgets.charts import RunningTotals
 from ..words import SEAT_LABELS
 from .base import NilScreen
 from .summary import deals_table, last_deal_text, names_list, standings_text
+
+KEY_GRACE = 0.8
+"""Seconds after game over appears during which Enter does not start a new game."""
 
 CHART_BESIDE = 100
 """Columns from which the running totals stand beside the table; narrower, ``g`` swaps them."""
@@ -194,6 +198,9 @@ class GameOverScreen(NilScreen):
         self.path = path
         self.problem = problem  # why the game could not be kept, when it could not
         self._fitted: Size | None = None  # the terminal's size the page was fitted to
+        # A key typed to see the last trick go may arrive as this page replaces the table:
+        # for a moment it does not start a new game (no moment at the instant speed).
+        self._settling_until = 0.0 if options.speed == "instant" else get_time() + KEY_GRACE
 
     def compose(self) -> ComposeResult:
         game = self.game
@@ -236,6 +243,14 @@ class GameOverScreen(NilScreen):
     def on_mount(self) -> None:
         self._lay_out(self.size.width or self.app.size.width)
         self._fit()
+
+    def on_key(self, event: events.Key) -> None:
+        """Enter typed before this page came, or just as it came, was meant for the table (to
+        see the last trick go): it does not start a new game. Keys carry the time they were
+        typed, so a busy moment does not let one through late."""
+        if event.key == "enter" and event.time < self._settling_until:
+            event.stop()
+            event.prevent_default()
 
     def _fit(self) -> None:
         """Where the whole page does not fit the terminal (80x24), the deals' scores take
