@@ -160,21 +160,17 @@ def level_title(spec: str | None) -> str:
     return level.title if level else spec.rsplit(":", 1)[-1]
 
 
-class GameSession:
-    """The flow of one game for the person in seat 0 (see the module's docstring).
-
-    ``options`` give the pace (speed, the pause after a trick, auto-play) and whether the
-    meter starts on; ``save_problem`` says why the game is not saved, when it is not (the
-    keeper of games knows); ``on_finished`` is called once with the game at its end."""
+class PacedGame:
+    """The flow of play of one game (the base of :class:`GameSession`): whose card is
+    awaited, a bot's card waiting to land, a finished trick on show, a forced card about to be
+    played for you, the deal's end, the game's end."""
 
     def __init__(self, driver: GameDriver, options: PlayOptions, *,
-                 save_problem: Callable[[], str | None] = lambda: None,
                  on_finished: Callable[[Game], Path | None] | None = None,
                  seat: int = 0) -> None:
         self.driver = driver
         self.options = options
         self.seat = seat
-        self._save_problem = save_problem
         self._on_finished = on_finished
         self._watching = True  # the table is in front: cards may land
         self._on_show: Trick | None = None  # a finished trick on show
@@ -191,10 +187,12 @@ class GameSession:
         self._summary_out = False
         self._finished = False
         self._started = False
-        self._meter = Meter(bool(options.meter) and self.help_allowed)
         self.record_path: Path | None = None  # where the finished game's record went
 
-    # --- what is where --------------------------------------------------------------------
+    def _meter_now(self) -> list[Out]:
+        """The meter's figure after a change (none here: see :class:`GameSession`)."""
+        return []
+
     @property
     def game(self) -> Game:
         return self.driver.game
@@ -202,34 +200,6 @@ class GameSession:
     @property
     def turn(self) -> int:
         return self.driver.turn
-
-    @property
-    def challenge(self) -> str | None:
-        """The date of the daily challenge this game is, or None."""
-        if self.options.challenge:
-            return self.options.challenge
-        info = self.game.challenge
-        date = info.get("date") if isinstance(info, dict) else None
-        return str(date) if date else None
-
-    @property
-    def help_allowed(self) -> bool:
-        """Hints, undo and the meter: never in a daily challenge."""
-        return self.challenge is None
-
-    @property
-    def meter_on(self) -> bool:
-        return self._meter.on
-
-    @property
-    def meter_key(self) -> MeterKey | None:
-        """The position the meter's estimate is (being) made for."""
-        return self._meter.key
-
-    @property
-    def meter(self) -> MeterReading | None:
-        """The meter's figure for the position shown (None while it is worked out)."""
-        return self._meter.reading
 
     @property
     def on_show(self) -> Trick | None:
@@ -257,9 +227,6 @@ class GameSession:
             return "forced" if self._forced_turn == self.driver.turn else "your_turn"
         return "bot_waits"
 
-    def can_undo(self) -> bool:
-        return self.help_allowed and self.driver.plays_to_undo() > 0
-
     def forced_card(self) -> Card | None:
         """Your only legal card when auto-play is on and this turn was not reached by undo
         (there the card waits for you, so another undo can go further back)."""
@@ -269,88 +236,6 @@ class GameSession:
             return None
         legal = self.game.deal.legal_mask()
         return self.game.deal.legal_moves()[0] if legal & (legal - 1) == 0 else None
-
-    def state(self, seat: int | None = None) -> TableState:
-        """What ``seat`` (default: the session's) may see now."""
-        seat = self.seat if seat is None else seat
-        specs = [self.driver.spec_of(s) for s in range(4)]
-        forced = self.forced_card() if seat == self.seat else None
-        return table_state(
-            self.game, seat, turn=self.driver.turn, pace=self.pace,
-            names=SEAT_NAMES, levels=specs, thinking=self.thinking, on_show=self._on_show,
-            forced=forced if self._forced_turn == self.driver.turn else None,
-            help_allowed=self.help_allowed, can_undo=self.can_undo(),
-            meter_on=self._meter.on, save_problem=self._save_problem())
-
-    def help_used(self) -> str:
-        """The help the player had in this game, in words: "undo", "undo and hints"."""
-        kinds = (["undo"] if self.game.undone else []) + [
-            {"hint": "hints", "meter": "the meter"}.get(k, k) for k in self.game.assists]
-        return kinds[0] if len(kinds) == 1 else ", ".join(kinds[:-1]) + " and " + kinds[-1]
-
-    def deal_so_far(self) -> list[Out]:
-        """The deal being played, told again (a resumed game): each card with its forced
-        mark, the incidents that played cards for failed bots, each trick won."""
-        return self.told(self.driver.deal_so_far())
-
-    def told(self, events: Sequence[DriverEvent]) -> list[Out]:
-        """Events that happened already (told again, or before the table was shown) as
-        news; no trick goes on show."""
-        return [news for event in events for news in self._news(event, replay=True)]
-
-    def view(self) -> PlayerView:
-        """The session's seat's view of the deal (what a card tracker follows)."""
-        return self.game.deal.view(self.seat)
-
-    # --- start --------------------------------------------------------------------------
-    def begin(self) -> list[Out]:
-        """Before the table's first frame: a meter on from the game's options makes the game
-        assisted (saved with its next save)."""
-        if self._meter.on and not self.game.assisted:
-            self.game.add_assist("meter")
-            return [AssistedNow("Clean-chance meter on")]
-        if self._meter.on:
-            self.game.add_assist("meter")
-        return []
-
-    def start(self) -> list[Out]:
-        """The table is drawn: save the deal that starts here (once), and play goes on."""
-        if not self._started:
-            self._started = True
-            if not self.game.deal.plays:
-                self.driver.save()
-        out: list[Out] = []
-        out.extend(self._meter_now())
-        out.extend(self._advance())
-        return out
-
-    @property
-    def play_options(self) -> PlayOptions:
-        """The options this game is saved with: as started, with the meter as it is now
-        (a resumed game keeps its meter; later games do not: they take setup's)."""
-        from dataclasses import replace
-
-        if self.options.meter == self._meter.on:
-            return self.options
-        return replace(self.options, meter=self._meter.on)
-
-    # --- what the player does -------------------------------------------------------------
-    def act(self, action: Action) -> list[Out]:
-        """A player's action: its news and effects, or a :class:`~.protocol.Refused`."""
-        if isinstance(action, PlayCard):
-            return self._play(action.card)
-        if isinstance(action, GoOn):
-            return self.go_on()
-        if isinstance(action, Undo):
-            return self._undo()
-        if isinstance(action, AskHint):
-            return self._hint()
-        if isinstance(action, SetMeter):
-            return self._set_meter(action.on)
-        if isinstance(action, Quit):
-            self.driver.save()
-            return []
-        raise TypeError(f"not an action: {action!r}")
 
     def go_on(self) -> list[Out]:
         """Put away the trick on show, or deal the next hand after a deal's summary."""
@@ -385,73 +270,6 @@ class GameSession:
         self._forced_turn = None
         return self._after(events)
 
-    def _undo(self) -> list[Out]:
-        if not self.help_allowed:
-            return [Refused("undo", CHALLENGE_REFUSALS["undo"])]
-        driver = self.driver
-        plays = driver.plays_to_undo()
-        if plays == 0:
-            return [Refused("undo", "There is no card of yours to take back in this deal.")]
-        gone = self.game.deal.plays[-plays:]
-        self._on_show = None
-        self._show_waits = False
-        self._answer = None
-        self._forced_turn = None
-        was_assisted = self.game.assisted
-        driver.undo()
-        self._no_auto_turn = driver.turn
-        self._undone_now = len(gone)
-        out: list[Out] = [TakenBack(gone)]
-        if not was_assisted:
-            out.append(AssistedNow("Undo used"))
-        out.extend(self._meter_now())
-        out.extend(self._advance())
-        return out
-
-    def _hint(self) -> list[Out]:
-        if not self.help_allowed:
-            return [Refused("hint", CHALLENGE_REFUSALS["hint"])]
-        if not self.driver.human_to_move() or self._on_show is not None:
-            return [Refused("hint", "A hint is for your turn.")]
-        was_assisted = self.game.assisted
-        self.driver.add_assist("hint")
-        out: list[Out] = []
-        if not was_assisted:
-            out.append(AssistedNow("Hint used"))
-        out.append(FindHint(self.driver.turn, self.game.deal.view(self.seat)))
-        return out
-
-    def hint_found(self, turn: int, card: Card, reason: str) -> list[Out]:
-        """A hint worked out for ``turn``: dropped when the position is gone."""
-        if turn != self.driver.turn:
-            return []
-        return [Hint(turn, card, reason)]
-
-    def _set_meter(self, on: bool) -> list[Out]:
-        if not self.help_allowed:
-            return [Refused("meter", CHALLENGE_REFUSALS["meter"])]
-        self._meter.turn_to(on)
-        out: list[Out] = []
-        if on:
-            was_assisted = self.game.assisted
-            self.driver.add_assist("meter")
-            if not was_assisted:
-                out.append(AssistedNow("Clean-chance meter on"))
-            out.extend(self._meter_now())
-        return out
-
-    # --- the meter ----------------------------------------------------------------------
-    def _meter_now(self) -> list[Out]:
-        """The meter's figure for the position now (once the table is drawn)."""
-        if not self._started:
-            return []
-        return list(self._meter.now(self.game, self.seat, self.driver.turn))
-
-    def meter_estimated(self, key: MeterKey, chance: float | None) -> list[Out]:
-        """The estimate for ``key``; dropped when the position is gone or the meter off."""
-        return list(self._meter.estimated(key, chance, self.driver.turn))
-
-    # --- what the front end finished ----------------------------------------------------
     def bot_decided(self, decision: Decision) -> list[Out]:
         """A bot's answer: it lands once the pause before it and any trick on show are over
         (an answer for a position that is gone is dropped, and the bot asked again)."""
@@ -500,7 +318,6 @@ class GameSession:
         self._watching = watching
         return self._advance() if watching else []
 
-    # --- the flow -----------------------------------------------------------------------
     def _after(self, events: Sequence[DriverEvent]) -> list[Out]:
         out: list[Out] = []
         for event in events:
@@ -624,6 +441,199 @@ class GameSession:
         return [Wait(pause, ("land", self.driver.turn))]
 
 
+class GameSession(PacedGame):
+    """One game for the person in ``seat`` (see the module's docstring): the flow of play,
+    the help policy, what the seat may see.
+
+    ``options`` give the pace (speed, the pause after a trick, auto-play) and whether the
+    meter starts on; ``save_problem`` says why the game is not saved, when it is not (the
+    keeper of games knows); ``on_finished`` is called once with the game at its end."""
+
+    def __init__(self, driver: GameDriver, options: PlayOptions, *,
+                 save_problem: Callable[[], str | None] = lambda: None,
+                 on_finished: Callable[[Game], Path | None] | None = None,
+                 seat: int = 0) -> None:
+        super().__init__(driver, options, on_finished=on_finished, seat=seat)
+        self._save_problem = save_problem
+        self._meter = Meter(bool(options.meter) and self.help_allowed)
+
+    @property
+    def challenge(self) -> str | None:
+        """The date of the daily challenge this game is, or None."""
+        if self.options.challenge:
+            return self.options.challenge
+        info = self.game.challenge
+        date = info.get("date") if isinstance(info, dict) else None
+        return str(date) if date else None
+
+    @property
+    def help_allowed(self) -> bool:
+        """Hints, undo and the meter: never in a daily challenge."""
+        return self.challenge is None
+
+    @property
+    def meter_on(self) -> bool:
+        return self._meter.on
+
+    @property
+    def meter_key(self) -> MeterKey | None:
+        """The position the meter's estimate is (being) made for."""
+        return self._meter.key
+
+    @property
+    def meter(self) -> MeterReading | None:
+        """The meter's figure for the position shown (None while it is worked out)."""
+        return self._meter.reading
+
+    def can_undo(self) -> bool:
+        return self.help_allowed and self.driver.plays_to_undo() > 0
+
+    def state(self, seat: int | None = None) -> TableState:
+        """What ``seat`` (default: the session's) may see now."""
+        seat = self.seat if seat is None else seat
+        specs = [self.driver.spec_of(s) for s in range(4)]
+        forced = self.forced_card() if seat == self.seat else None
+        return table_state(
+            self.game, seat, turn=self.driver.turn, pace=self.pace,
+            names=SEAT_NAMES, levels=specs, thinking=self.thinking, on_show=self._on_show,
+            forced=forced if self._forced_turn == self.driver.turn else None,
+            help_allowed=self.help_allowed, can_undo=self.can_undo(),
+            meter_on=self._meter.on, save_problem=self._save_problem())
+
+    def help_used(self) -> str:
+        """The help the player had in this game, in words: "undo", "undo and hints"."""
+        kinds = (["undo"] if self.game.undone else []) + [
+            {"hint": "hints", "meter": "the meter"}.get(k, k) for k in self.game.assists]
+        return kinds[0] if len(kinds) == 1 else ", ".join(kinds[:-1]) + " and " + kinds[-1]
+
+    def deal_so_far(self) -> list[Out]:
+        """The deal being played, told again (a resumed game): each card with its forced
+        mark, the incidents that played cards for failed bots, each trick won."""
+        return self.told(self.driver.deal_so_far())
+
+    def told(self, events: Sequence[DriverEvent]) -> list[Out]:
+        """Events that happened already (told again, or before the table was shown) as
+        news; no trick goes on show."""
+        return [news for event in events for news in self._news(event, replay=True)]
+
+    def view(self) -> PlayerView:
+        """The session's seat's view of the deal (what a card tracker follows)."""
+        return self.game.deal.view(self.seat)
+
+    def begin(self) -> list[Out]:
+        """Before the table's first frame: a meter on from the game's options makes the game
+        assisted (saved with its next save)."""
+        if self._meter.on and not self.game.assisted:
+            self.game.add_assist("meter")
+            return [AssistedNow("Clean-chance meter on")]
+        if self._meter.on:
+            self.game.add_assist("meter")
+        return []
+
+    def start(self) -> list[Out]:
+        """The table is drawn: save the deal that starts here (once), and play goes on."""
+        if not self._started:
+            self._started = True
+            if not self.game.deal.plays:
+                self.driver.save()
+        out: list[Out] = []
+        out.extend(self._meter_now())
+        out.extend(self._advance())
+        return out
+
+    @property
+    def play_options(self) -> PlayOptions:
+        """The options this game is saved with: as started, with the meter as it is now
+        (a resumed game keeps its meter; later games do not: they take setup's)."""
+        from dataclasses import replace
+
+        if self.options.meter == self._meter.on:
+            return self.options
+        return replace(self.options, meter=self._meter.on)
+
+    def act(self, action: Action) -> list[Out]:
+        """A player's action: its news and effects, or a :class:`~.protocol.Refused`."""
+        if isinstance(action, PlayCard):
+            return self._play(action.card)
+        if isinstance(action, GoOn):
+            return self.go_on()
+        if isinstance(action, Undo):
+            return self._undo()
+        if isinstance(action, AskHint):
+            return self._hint()
+        if isinstance(action, SetMeter):
+            return self._set_meter(action.on)
+        if isinstance(action, Quit):
+            self.driver.save()
+            return []
+        raise TypeError(f"not an action: {action!r}")
+
+    def _undo(self) -> list[Out]:
+        if not self.help_allowed:
+            return [Refused("undo", CHALLENGE_REFUSALS["undo"])]
+        driver = self.driver
+        plays = driver.plays_to_undo()
+        if plays == 0:
+            return [Refused("undo", "There is no card of yours to take back in this deal.")]
+        gone = self.game.deal.plays[-plays:]
+        self._on_show = None
+        self._show_waits = False
+        self._answer = None
+        self._forced_turn = None
+        was_assisted = self.game.assisted
+        driver.undo()
+        self._no_auto_turn = driver.turn
+        self._undone_now = len(gone)
+        out: list[Out] = [TakenBack(gone)]
+        if not was_assisted:
+            out.append(AssistedNow("Undo used"))
+        out.extend(self._meter_now())
+        out.extend(self._advance())
+        return out
+
+    def _hint(self) -> list[Out]:
+        if not self.help_allowed:
+            return [Refused("hint", CHALLENGE_REFUSALS["hint"])]
+        if not self.driver.human_to_move() or self._on_show is not None:
+            return [Refused("hint", "A hint is for your turn.")]
+        was_assisted = self.game.assisted
+        self.driver.add_assist("hint")
+        out: list[Out] = []
+        if not was_assisted:
+            out.append(AssistedNow("Hint used"))
+        out.append(FindHint(self.driver.turn, self.game.deal.view(self.seat)))
+        return out
+
+    def hint_found(self, turn: int, card: Card, reason: str) -> list[Out]:
+        """A hint worked out for ``turn``: dropped when the position is gone."""
+        if turn != self.driver.turn:
+            return []
+        return [Hint(turn, card, reason)]
+
+    def _set_meter(self, on: bool) -> list[Out]:
+        if not self.help_allowed:
+            return [Refused("meter", CHALLENGE_REFUSALS["meter"])]
+        self._meter.turn_to(on)
+        out: list[Out] = []
+        if on:
+            was_assisted = self.game.assisted
+            self.driver.add_assist("meter")
+            if not was_assisted:
+                out.append(AssistedNow("Clean-chance meter on"))
+            out.extend(self._meter_now())
+        return out
+
+    def _meter_now(self) -> list[Out]:
+        """The meter's figure for the position now (once the table is drawn)."""
+        if not self._started:
+            return []
+        return list(self._meter.now(self.game, self.seat, self.driver.turn))
+
+    def meter_estimated(self, key: MeterKey, chance: float | None) -> list[Out]:
+        """The estimate for ``key``; dropped when the position is gone or the meter off."""
+        return list(self._meter.estimated(key, chance, self.driver.turn))
+
+
 def open_session(game: Game, options: PlayOptions, *, opener: Opener | None = None,
                  save: Callable[[Game], object] | None = None,
                  save_problem: Callable[[], str | None] = lambda: None,
@@ -637,6 +647,6 @@ def open_session(game: Game, options: PlayOptions, *, opener: Opener | None = No
 __all__ = [
     "AUTO_PLAY_DELAY", "CHALLENGE_REFUSALS", "PAUSES", "AskBot", "AssistedNow",
     "DealSummary", "Effect", "EstimateMeter", "FindHint", "ForcedSoon", "GameFinished",
-    "GameSession", "MeterKey", "Out", "ShowTrick", "Wait", "YourTurn", "level_title",
+    "GameSession", "MeterKey", "Out", "PacedGame", "ShowTrick", "Wait", "YourTurn", "level_title",
     "meter_seed", "open_session", "sure_to_take",
 ]
