@@ -120,6 +120,9 @@ def check_only(view: PlayerView, r: OnlyCard) -> None:
 
 
 def check_sweep(view: PlayerView, r: Sweep) -> None:
+    rule = view.rule
+    assert r.pool == (rule.pool if rule.is_pool else None)
+    assert r.perfect == (rule.is_pool and rule.first)
     assert view.taken[view.seat] > 0
     assert len(clean_others(view)) == 3
     assert takes(view, r.card)
