@@ -458,7 +458,8 @@ def test_you_within_a_sentence_is_lower_case() -> None:
     from nil_tui.tui.screens.summary import names_list, standings_text
 
     def standings(totals: list[int]) -> str:
-        return standings_text(SimpleNamespace(totals=totals), final=False).plain  # type: ignore[arg-type]
+        return standings_text(SimpleNamespace(totals=totals, scoring="classic"),
+                              final=False).plain  # type: ignore[arg-type]
 
     assert ("If the game ended now, you, West and East would crawl under the table."
             in standings([1, 1, 3, 1]))
