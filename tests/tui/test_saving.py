@@ -129,6 +129,34 @@ async def test_a_saved_game_that_cannot_be_resumed_is_kept_and_the_player_told_w
     assert saved_record(nil_home) is None
 
 
+async def test_the_not_saved_mark_is_not_covered_by_the_notification(
+        nil_home: Path, quick_options: PlayOptions, monkeypatch: pytest.MonkeyPatch) -> None:
+    """At 80x24, while the "Not saved" notification is up, the mark on your seat's line is
+    still on the screen (the notification used to sit on top of it)."""
+    monkeypatch.setattr(Store, "save_current", lambda self, record, options: False)
+    monkeypatch.setattr(Store, "problem", property(lambda self: "the disk is full."))
+    monkeypatch.setattr(Store, "retry_pending", lambda self: False)
+    app = NilApp("play", options=quick_options)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(app, pilot)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        app.notify("Another notice, as at a start with a warning.", timeout=8)
+        app.notify("And a third one, so that the notices stack up the screen.", timeout=8)
+        await settle(app, pilot)
+        assert len(app._notifications) >= 3, "the notifications are shown"
+        lines = [strip.text for strip in app.screen._compositor.render_strips()]
+        row = next((y for y, line in enumerate(lines) if "You (South)" in line), None)
+        assert row is not None, "\n".join(lines)
+        assert "⚠ not saved" in lines[row], "\n".join(lines)
+        x = lines[row].index("⚠ not saved")
+        from textual.widgets._toast import Toast
+        toasts = [toast.region for toast in app.screen.query(Toast)]
+        assert toasts
+        for region in toasts:  # left of every notice, whichever rows the notices take
+            assert x + len("⚠ not saved") <= region.x, (region, row, x, "\n".join(lines))
+
+
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes read-only files anyway")
 async def test_a_save_that_fails_is_shown_and_the_quit_dialog_tells_the_truth(
         nil_home: Path, quick_options: PlayOptions) -> None:
@@ -252,9 +280,8 @@ async def test_a_finished_game_that_could_not_be_kept_is_kept_once_the_store_can
         quick_options: PlayOptions, monkeypatch: pytest.MonkeyPatch) -> None:
     from dataclasses import replace
 
-    from nil_tui.tui.screens.gameover import GameOverScreen
-
     from nil_tui.store import Finished
+    from nil_tui.tui.screens.gameover import GameOverScreen
 
     real_keep = Store.keep_finished
     broken = {"on": True}

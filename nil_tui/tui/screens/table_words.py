@@ -99,10 +99,13 @@ def refusal(refused: Refused, look: CardLook) -> tuple[str | Text, bool]:
 
 
 def south_line(state: TableState, meter: MeterReading | None) -> Text:
-    """Your seat's line: cards, tricks, clean or not, the meter, and "not saved"."""
+    """Your seat's line: "not saved" (first, where a notification never covers it), cards,
+    tricks, clean or not, the meter."""
     cards, tricks = state.hand_sizes[state.seat], state.taken[state.seat]
     south = Text()
     south.append("You (South)", style="bold")
+    if state.save_problem:  # first, left of where a notification is shown
+        south.append("  ⚠ not saved", style="bold yellow")
     if state.dealer == state.seat:
         south.append("  dealer", style="dim")
     south.append(f"  {count(cards, 'card')}  {count(tricks, 'trick')}  ")
@@ -113,8 +116,6 @@ def south_line(state: TableState, meter: MeterReading | None) -> Text:
     if state.meter_on:
         south.append("  meter: ", style="dim")
         south.append(meter_text(tricks, meter), style="bold cyan")
-    if state.save_problem:
-        south.append("   ⚠ not saved", style="bold yellow")
     return south
 
 
