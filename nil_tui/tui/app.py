@@ -112,6 +112,7 @@ class NilApp(App[int]):
         self._settings_later: PlayOptions | None = None
         self.challenge_date = challenge_date  # ``nil-tui challenge``: the date to open
         self._references: References | None = None  # the daily challenge's, once asked
+        self.unsaved_file: Path | None = None  # where a game the store could not take went
 
     def compose(self) -> ComposeResult:
         """The default screen stays empty: the first screen shown (the table for ``play``)
@@ -739,4 +740,4 @@ class NilApp(App[int]):
         store = self._store
         if store is not None:
             with contextlib.suppress(Exception):
-                store.close()
+                self.unsaved_file = store.close()  # the program's last line names it

@@ -119,6 +119,9 @@ def run(app: App[Any], command: str, headless: bool = False) -> int:
     status = ending.exit_status(result)
     if ending.crash is not None:
         say(ending.crash_line())
+    kept = getattr(app, "unsaved_file", None)
+    if kept is not None:
+        say(f"{command}: a game could not be written to your data folder; it is kept in {kept}")
     return status
 
 
