@@ -88,3 +88,17 @@ async def test_an_enter_meant_for_the_last_trick_does_not_start_a_new_game(
         screen._settling_until = 0.0  # the moment is over
         await pilot.press("enter")
         assert started == [True]
+
+
+async def test_game_over_gone_before_its_fit_is_checked_is_no_error() -> None:
+    """A key that closes game over at once (a key mash found it): the fit's check, asked for
+    after the next refresh, finds the screen gone and does nothing."""
+    game = finished(3, 1)
+    app = Host(lambda: GameOverScreen(game, PlayOptions(speed="instant"), None))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameOverScreen)
+        app.pop_screen()
+        await pilot.pause()
+        screen._check_fit()  # was NoMatches: '#gameover'

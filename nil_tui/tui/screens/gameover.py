@@ -267,6 +267,8 @@ class GameOverScreen(NilScreen):
         self.call_after_refresh(self._check_fit)
 
     def _check_fit(self) -> None:
+        if not self.is_attached or not self.query("#gameover-keys"):
+            return  # gone before it was laid out again (a key typed at once)
         if not self.has_class("-short") and self.query_one(
                 "#gameover", VerticalScroll).max_scroll_y > 0:
             self.add_class("-short")
