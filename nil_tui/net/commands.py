@@ -251,7 +251,11 @@ async def _host(args: argparse.Namespace) -> int:
             cafile_ctx.check_hostname = False
             cafile_ctx.verify_mode = ssl.CERT_NONE  # our own table, over this machine
         client = TableClient(local, key=owner.key, name=owner.name, tls=cafile_ctx)
-        return await _seat(client, auto=None, home=None)
+        status = await _seat(client, auto=None, home=None)
+        if finished:  # the others see the end too, one whose link dropped included
+            table.told_the_end.add(owner.number)
+            await _serve_until_over(table, finished)
+        return status
     finally:
         await server.close()
         store.close()
@@ -268,13 +272,17 @@ def _private_folder(path: Path) -> None:
         pass
 
 
-async def _serve_until_over(table: Any, finished: list[Game]) -> None:
+async def _serve_until_over(table: Any, finished: list[Game], grace: float = 60.0) -> None:
+    """Serve until the game is over and every person at the table has been there since (a
+    seat connected at the end or after it is sent the end), then close; at most ``grace``
+    seconds after the end for a player whose link dropped to come back for it."""
     import asyncio
 
     while not finished:
         await asyncio.sleep(0.5)
-    for _ in range(120):  # let the players see the end, then close
-        if not any(s.member is not None for s in table.seats):
+    for _ in range(int(grace / 0.5)):
+        people = {s.number for s in table.seats if s.kind == "person"}
+        if people <= table.told_the_end and not any(s.member is not None for s in table.seats):
             return
         await asyncio.sleep(0.5)
 

@@ -135,6 +135,7 @@ class Table:
         self._timers: list[asyncio.TimerHandle] = []
         self._closed = False
         self._finished = False
+        self.told_the_end: set[int] = set()  # the seats sent the finished game's record
 
     # --- keeping the table ---------------------------------------------------------------
     def to_json(self) -> JSON:
@@ -472,8 +473,10 @@ class Table:
             self._deal_over_at = asyncio.get_running_loop().time()
             self._wake_at(self._deal_over_at + self.config.deal_pause)
         seats = encode(self._seats_message(notices)) if notices or game is None else None
+        # the record goes to whoever is here once the game is over, a player who comes
+        # back after the end included
         record = encode({"type": "record", "record": game.to_record()}) \
-            if game is not None and game.is_over and not self._finished else None
+            if game is not None and game.is_over else None
         present = [s.number for s in self.seats if s.member is not None]
         states = self.states(present) if game is not None else {}
         for seat in self.seats:
@@ -487,6 +490,7 @@ class Table:
                 self.stats.views_sent += 1
                 if record is not None:
                     lines.append(record)
+                    self.told_the_end.add(seat.number)
             if lines:
                 member.send_text("\n".join(lines))  # one frame: what happened, then the state
         if game is not None and game.is_over and not self._finished:
