@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import select
 import sys
 import time
 from typing import Any
@@ -203,14 +204,23 @@ class Forker:
             from nil_marks import mark
 
             self.forked = True
+            ready, told = os.pipe()
             if os.fork() == 0:
+                os.close(ready)
                 os.setsid()
                 held = mark(os.path.dirname(self.out))  # the grandchild inherits the lock
                 if os.fork() != 0:  # the child writes the mark once, after the fork
                     with open(self.out, "a", encoding="utf-8") as f:
                         f.write(held + "\n")
+                    os.write(told, b"x")
+                os.close(told)
                 while True:
                     time.sleep(1)
+            os.close(told)
+            # the card waits until the mark is written: a game that ended first would end the
+            # child before it could write it, and the test would see no child at all
+            select.select([ready], [], [], 10.0)
+            os.close(ready)
         return _lowest(view)
 
 
