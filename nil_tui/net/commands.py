@@ -13,12 +13,8 @@ from .. import argtypes
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from ..engine import Game
     from .client import TableClient
-    from .protocol import JSON
-
-TABLE_DIR = "table"  # the host's table (its store and its keys) inside the data folder
-TABLE_FILE = "table.json"
+    from .hosting import HostSettings
 
 
 def seconds(text: str) -> float:
@@ -142,160 +138,40 @@ def _bots(spec: str | None) -> tuple[str, str, str, str]:
     return ("normal", west, north, east)
 
 
+def host_settings(args: argparse.Namespace) -> HostSettings:
+    """The table ``nil-tui host`` opens, from its options."""
+    from .hosting import HostSettings
+
+    return HostSettings(deals=args.deals, bots=_bots(args.bots), seed=args.seed,
+                        scoring=args.scoring, bind=args.bind, port=args.port,
+                        certfile=args.certfile, keyfile=args.keyfile, name=args.name,
+                        seat=not args.no_seat, players=args.players,
+                        away_timeout=args.away_timeout, deal_pause=args.deal_pause,
+                        ping_timeout=args.ping_timeout, max_connections=args.max_connections,
+                        resume=args.resume, replace=args.replace)
+
+
 async def _host(args: argparse.Namespace) -> int:
-    import json
-    import ssl
-
     from ..cli import UsageError
-    from ..engine import Game
-    from ..store import Store
-    from .keys import Invite, write_private
-    from .server import Limits, TableServer, tls_context
-    from .table import Table, TableConfig
+    from .hosting import HostError, open_table
 
-    home = _home() / TABLE_DIR
-    table_file = home / TABLE_FILE
-    kept: JSON | None = None
     try:
-        kept = json.loads(table_file.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        kept = None
-    _private_folder(home)  # the store holds every hand of the game being played
-    store = Store.open(home)
-    saved = store.load_current()
-
-    def save_game(game: Game) -> None:
-        store.save_current(game.to_record(), {"table": True})
-
-    def save_table(data: JSON) -> None:
-        write_private(table_file, {**data, "bind": args.bind, "port": bound_port})
-
-    finished: list[Game] = []
-
-    def game_over(game: Game) -> None:
-        finished.append(game)
-        record = game.to_record()
-        others = [str(p.get("bot") or p.get("name")) for p in record["players"][1:]]
-        store.finish_game(record, {"table": True, "bots": others})
-        if table.seats[0].owner:  # the host played South: the game joins their history
-            mine = Store.open()
-            try:
-                mine.finish_game(record, {"table": True, "bots": others})
-            finally:
-                mine.close()
-
-    bound_port = args.port if args.port is not None else 4711
-    if args.resume:
-        if not isinstance(kept, dict):
-            raise UsageError("there is no table to resume (open one with nil-tui host)")
-        game = Game.from_record(saved[0]) if saved and kept.get("started") else None
-        if kept.get("started") and game is None:
-            store.close()
-            raise UsageError("the last table's game is over, or its store cannot be read "
-                             "now (open a new table with nil-tui host)")
-        if args.port is None:
-            bound_port = int(kept.get("port", 4711))
-        if args.bind == "127.0.0.1" and kept.get("bind"):
-            args.bind = str(kept["bind"])
-        table = Table.restore(kept, game, save_game=save_game, save_table=save_table,
-                              on_game_over=game_over)
-    else:
-        if isinstance(kept, dict) and kept.get("started") and saved and not args.replace:
-            raise UsageError("the last table's game is unfinished: nil-tui host --resume "
-                             "brings it back (or add --replace to open a new table)")
-        if saved:
-            store.clear_current()
-        config = TableConfig(deals=args.deals, seed=args.seed, bots=_bots(args.bots),
-                             away_timeout=args.away_timeout, deal_pause=args.deal_pause,
-                             start_when=args.players, scoring=args.scoring)
-        table = Table(config, save_game=save_game, save_table=save_table,
-                      on_game_over=game_over)
-        if not args.no_seat:
-            table.seat_owner(0, args.name)
-    tls: ssl.SSLContext | None = None
-    if args.certfile:
-        try:
-            tls = tls_context(args.certfile, args.keyfile)
-        except (OSError, ssl.SSLError) as exc:
-            raise UsageError(f"cannot use the certificate: {exc}") from None
-    limits = Limits(max_connections=args.max_connections, ping_timeout=args.ping_timeout,
-                    ping_interval=max(0.5, min(10.0, args.ping_timeout / 2)))
-    server = TableServer({"/": table}, limits)
-    try:
-        bound_port = await server.start(args.bind, bound_port, tls)
-    except OSError as exc:
-        raise UsageError(f"cannot listen on {args.bind}:{bound_port} "
-                         f"({exc.strerror or exc})") from None
-    table._keep()
-    shown = args.bind if args.bind not in ("0.0.0.0", "::") else _public_address()
-    invite = Invite(shown, bound_port, table.secret, tls is not None)
-    from .keys import grouped
-
-    print(f"Table open. Invite your friends with:\n  nil-tui join {invite}", flush=True)
-    print(f"(or read out: {shown}:{bound_port}/{grouped(table.secret)})", flush=True)
-    if args.bind in ("127.0.0.1", "localhost", "::1"):
-        print("It listens on this machine only: a friend elsewhere comes through an SSH "
-              "tunnel (see README, Play together).", flush=True)
+        hosted = await open_table(host_settings(args))
+    except HostError as exc:
+        raise UsageError(str(exc)) from None
+    for line in hosted.lines():
+        print(line, flush=True)
     try:
         if args.no_seat:
-            await _serve_until_over(table, finished)
+            await hosted.serve_until_over()
             return 0
-        owner = table.seats[0]
-        local = Invite("127.0.0.1" if args.bind in ("0.0.0.0", "127.0.0.1") else args.bind,
-                       bound_port, table.secret, tls is not None)
-        from .client import TableClient
-
-        cafile_ctx = None
-        if tls is not None:
-            cafile_ctx = ssl.create_default_context()
-            cafile_ctx.check_hostname = False
-            cafile_ctx.verify_mode = ssl.CERT_NONE  # our own table, over this machine
-        client = TableClient(local, key=owner.key, name=owner.name, tls=cafile_ctx)
-        status = await _seat(client, auto=None, home=None)
-        if finished:  # the others see the end too, one whose link dropped included
-            table.told_the_end.add(owner.number)
-            await _serve_until_over(table, finished)
+        status = await _seat(hosted.own_client(), auto=None, home=None)
+        if hosted.finished:  # the others see the end too, one whose link dropped included
+            hosted.table.told_the_end.add(0)
+            await hosted.serve_until_over()
         return status
     finally:
-        await server.close()
-        store.close()
-
-
-def _private_folder(path: Path) -> None:
-    """A folder only its owner may enter (made if need be)."""
-    import os
-
-    path.mkdir(parents=True, exist_ok=True)
-    try:
-        os.chmod(path, 0o700)
-    except OSError:
-        pass
-
-
-async def _serve_until_over(table: Any, finished: list[Game], grace: float = 60.0) -> None:
-    """Serve until the game is over and every person at the table has been there since (a
-    seat connected at the end or after it is sent the end), then close; at most ``grace``
-    seconds after the end for a player whose link dropped to come back for it."""
-    import asyncio
-
-    while not finished:
-        await asyncio.sleep(0.5)
-    for _ in range(int(grace / 0.5)):
-        people = {s.number for s in table.seats if s.kind == "person"}
-        if people <= table.told_the_end and not any(s.member is not None for s in table.seats):
-            return
-        await asyncio.sleep(0.5)
-
-
-def _public_address() -> str:
-    import socket
-
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            s.connect(("192.0.2.1", 9))  # no packet is sent: this only picks the interface
-            return str(s.getsockname()[0])
-    except OSError:
-        return "127.0.0.1"
+        await hosted.close()
 
 
 # --- join ------------------------------------------------------------------------------------

@@ -501,7 +501,8 @@ class Table:
     def _seats_message(self, notices: list[JSON] | None) -> JSON:
         return {"type": "seats" if self.game is not None else "lobby",
                 "seats": [s.public() for s in self.seats], "events": notices or [],
-                "deals": self.config.deals}
+                "deals": self.config.deals, "bots": list(self.config.bots),
+                "scoring": self.config.scoring}
 
     def state_of(self, seat: int) -> session.TableState:
         """What one seat may see now, as the session's value (from that seat's view)."""
