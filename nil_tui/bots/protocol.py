@@ -32,6 +32,7 @@ import struct
 from typing import Any
 
 from ..engine import DECK, Card, PlayerView, Trick
+from ..engine.scoring import CLASSIC, POOL, DealRule
 
 MAX_MESSAGE = 1 << 16  # longest message accepted; a longer one is a broken bot
 WHY_LIMIT = 160  # characters kept of a bot's error text or of what it returned
@@ -176,10 +177,13 @@ def read_answer(body: bytes) -> tuple[bytes, int, int | str]:
 # --- the view, by value --------------------------------------------------------------------
 # A decision: its number; seat, leader, dealer, to_move (255: None); taken and hand sizes per
 # seat; deal number and deals planned; the totals; how many cards the hand, the legal cards
-# and the trick in play have and how many tricks are finished. Then one byte per card: the
-# hand, the legal cards, the trick, and per finished trick its leader, four cards, winner.
-_VIEW = struct.Struct("<I12B2I4q4B")
+# and the trick in play have and how many tricks are finished; the scoring (0 classic, 1 pool),
+# whether it is the game's first deal, the two seats of a tie-break (255: none), the pool
+# before the deal and the agreed deals after it. Then one byte per card: the hand, the legal
+# cards, the trick, and per finished trick its leader, four cards, winner.
+_VIEW = struct.Struct("<I12B2I4q4B4BIH")
 _NONE = 255
+_SCORING_CODES = (CLASSIC, POOL)
 
 
 class Encoder:
@@ -207,11 +211,15 @@ class Encoder:
         self._tricks = tricks
         t, h, tt = view.taken, view.hand_sizes, view.totals
         hand, legal, cards = view.hand, view.legal, view.trick
+        rule = view.rule
+        pair = rule.tiebreak or (_NONE, _NONE)
         body = _VIEW.pack(
             n & 0xFFFFFFFF, view.seat, view.leader, view.dealer,
             _NONE if view.to_move is None else view.to_move, t[0], t[1], t[2], t[3],
             h[0], h[1], h[2], h[3], view.deal_number, view.deals_planned,
-            tt[0], tt[1], tt[2], tt[3], len(hand), len(legal), len(cards), len(tricks))
+            tt[0], tt[1], tt[2], tt[3], len(hand), len(legal), len(cards), len(tricks),
+            _SCORING_CODES.index(rule.scoring), rule.first, pair[0], pair[1], rule.pool,
+            view.deals_left)
         return frame(DECIDE, body + bytes(hand) + bytes(legal) + bytes(cards) + self._packed)
 
 
@@ -230,7 +238,8 @@ class Decoder:
         """(decision number, view); ValueError for anything that is not a decision."""
         try:
             (n, seat, leader, dealer, to_move, t0, t1, t2, t3, h0, h1, h2, h3, number, planned,
-             s0, s1, s2, s3, nh, nl, nt, ntr) = _VIEW.unpack_from(body, 1)
+             s0, s1, s2, s3, nh, nl, nt, ntr, scoring, first, tie_a, tie_b, pool,
+             left) = _VIEW.unpack_from(body, 1)
             a = 1 + _VIEW.size
             b, c, d = a + nh, a + nh + nl, a + nh + nl + nt
             if body[:1] != DECIDE or len(body) != d + 6 * ntr:
@@ -250,7 +259,10 @@ class Decoder:
                 leader=leader, tricks=tricks, taken=(t0, t1, t2, t3),
                 hand_sizes=(h0, h1, h2, h3), dealer=dealer, deal_number=number,
                 deals_planned=planned, totals=(s0, s1, s2, s3),
-                to_move=None if to_move == _NONE else to_move)
+                to_move=None if to_move == _NONE else to_move,
+                rule=DealRule(_SCORING_CODES[scoring], pool,
+                              () if tie_a == _NONE else (tie_a, tie_b), bool(first)),
+                deals_left=left)
         except (struct.error, IndexError, TypeError) as exc:
             raise ValueError(f"not a view: {exc}") from None
         return n, view

@@ -70,7 +70,7 @@ def match_utility(view: PlayerView) -> Utility:
     """Points edge, except in the last deal of a game: then mostly whether the seat ends
     lowest (the totals are the game's: under the pool scoring, what the pool left them)."""
     seat = view.seat
-    left = view.deals_planned - view.deal_number  # deals after this one
+    left = view.deals_left  # agreed deals after this one (a tie-break deal is not one)
     if left >= 1:
         return edge_utility(seat)
     weight = 3.0

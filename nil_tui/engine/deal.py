@@ -185,7 +185,11 @@ class NothingToUndo(ValueError):
     """:meth:`Deal.undo` on a deal where no card has been played yet."""
 
 
-_DEFAULT_CONTEXT = (1, 1, (0, 0, 0, 0))
+# what a Game tells its deals for the views: deal number, deals planned, the totals before the
+# deal and (when known) the agreed deals still to come after it
+Context = (tuple[int, int, tuple[int, int, int, int]]
+           | tuple[int, int, tuple[int, int, int, int], int])
+_DEFAULT_CONTEXT: Context = (1, 1, (0, 0, 0, 0))
 _UNKNOWN = -1  # the legal cards of a deal not worked out yet (see Deal.legal_mask)
 _new_deal = object.__new__
 
@@ -211,7 +215,7 @@ class Deal:
     def _assign(self, dealer: int, dealt: tuple[int, int, int, int], hands: list[int],
                 leader: int, trick: list[Card], tricks: list[Trick], taken: list[int],
                 played: int, to_move: int | None, legal: int, is_over: bool, early: bool,
-                context: tuple[int, int, tuple[int, int, int, int]], forced: int = 0,
+                context: Context, forced: int = 0,
                 rule: DealRule = CLASSIC_RULE) -> Deal:
         """Set every field (the lists are owned by this deal from now on). ``legal`` is the
         mask of the cards ``to_move`` may play once :meth:`legal_mask` has worked it out, and
@@ -230,8 +234,9 @@ class Deal:
         self._legal: int = legal
         self.is_over: bool = is_over
         self._early: bool = early
-        # (deal_number, deals_planned, totals before this deal): set by Game for views.
-        self.context: tuple[int, int, tuple[int, int, int, int]] = context
+        # (deal_number, deals_planned, totals before this deal[, agreed deals after it]): set
+        # by Game for views.
+        self.context: Context = context
         self._forced: int = forced
         self.rule: DealRule = rule
         return self
@@ -527,7 +532,9 @@ class Deal:
 
         if seat not in (0, 1, 2, 3):
             raise ValueError(f"a seat is 0..3, not {seat!r}")
-        number, planned, totals = self.context
+        context = self.context
+        number, planned, totals = context[0], context[1], context[2]
+        left = context[3] if len(context) == 4 else -1
         h = self._hands
         t = self._taken
         return PlayerView(
@@ -545,6 +552,7 @@ class Deal:
             totals=totals,
             to_move=self.to_move,
             rule=self.rule,
+            deals_left=left,
         )
 
     def __repr__(self) -> str:

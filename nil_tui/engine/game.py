@@ -314,7 +314,9 @@ class Game:
         return DealStarted(number, dealer)
 
     def _add_deal(self, deal: Deal) -> None:
-        deal.context = (len(self.deals) + 1, self.deals_planned, self.totals)
+        # the agreed deals after this one (a tie-break deal is not one of them)
+        left = self.deals_planned - self.agreed_deals - (0 if deal.rule.tiebreak else 1)
+        deal.context = (len(self.deals) + 1, self.deals_planned, self.totals, max(0, left))
         self.deals.append(deal)
 
     def play(self, card: Card | str) -> list[Event]:

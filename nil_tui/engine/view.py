@@ -29,6 +29,25 @@ class PlayerView:
     # the game's scoring and what this deal needs of it: the pool before the deal, the two
     # seats of a tie-break deal (scoring.py)
     rule: DealRule = CLASSIC_RULE
+    # the agreed deals still to come after this one (a tie-break deal is not one of them, and
+    # one may come after the last agreed deal: then 0); -1 when built without it: reckoned
+    # as ``deals_planned - deal_number``
+    deals_left: int = -1
+
+    def __post_init__(self) -> None:
+        if self.deals_left < 0:
+            object.__setattr__(self, "deals_left", max(0, self.deals_planned - self.deal_number))
+
+    @property
+    def scoring(self) -> str:
+        """The game's scoring: "classic" or "pool" (``nil_tui.engine.scoring``)."""
+        return self.rule.scoring
+
+    @property
+    def tiebreak(self) -> tuple[int, ...]:
+        """The two seats of a tie-break deal (under the pool: it ends the moment one of them
+        takes a trick, and the other collects the pool), () for an agreed deal."""
+        return self.rule.tiebreak
 
     @property
     def pool(self) -> int:
