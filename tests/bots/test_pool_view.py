@@ -72,7 +72,7 @@ def test_a_view_built_by_hand_reckons_the_deals_left_from_its_numbers() -> None:
 
 
 def test_the_scoring_reaches_a_plugin_by_value() -> None:
-    game, views = pool_game(21, 4)
+    _, views = pool_game(21, 4)
     sent = [v for deal in views for v in deal]
     assert {v.scoring for v in sent} == {"pool"} and any(v.pool for v in sent)
     assert any(v.tiebreak for v in sent) and any(v.rule.first for v in sent)

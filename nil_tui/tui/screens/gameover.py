@@ -150,6 +150,23 @@ def headline(losers: tuple[int, ...]) -> Text:
     return title
 
 
+def perfect_line(game: Game) -> Text | None:
+    """Under the pool scoring, a game ended at once by its first deal: who stayed clean (or
+    took every trick) in it; None for any other game."""
+    seat = game.perfect
+    if seat is None:
+        return None
+    who = names_list((seat,))
+    if game.deals[0].taken[seat] == 0:
+        what = "stayed clean in the first deal"
+    else:
+        what = "took every trick of the first deal"
+    text = Text("A perfect game: ", style="bold")
+    text.append(f"{who} {what}", style="bold green" if seat == 0 else "bold")
+    text.append(", and the game ended there.")
+    return text
+
+
 def record_place(path: Path | None, problem: str | None, ascii: bool,
                  what: str = "game") -> Text:
     """Where a finished game's record went, or the plain truth that it did not."""
@@ -207,6 +224,9 @@ class GameOverScreen(NilScreen):
         losers = game.losers
         with VerticalScroll(id="gameover"):
             yield Static(headline(losers), id="gameover-title")
+            perfect = perfect_line(game)
+            if perfect is not None:
+                yield Static(perfect, id="gameover-perfect")
             last = last_deal_text(game)
             if last is not None:
                 yield Static(last, id="gameover-last")
