@@ -520,6 +520,33 @@ class GameSession(PacedGame):
         """The session's seat's view of the deal (what a card tracker follows)."""
         return self.game.deal.view(self.seat)
 
+    # --- the rest of what the table screen needs (see :class:`~.seat.SeatSession`) -------------
+    def told_so_far(self, notes: Sequence[DriverEvent] = ()) -> list[Out]:
+        """The deal so far (a resumed game's), then ``notes`` (a bot replaced), as news."""
+        return self.deal_so_far() + self.told(notes)
+
+    def last_trick(self) -> Trick | None:
+        """The last trick completed (of the previous deal before this one's first)."""
+        tricks = self.game.deal.tricks
+        if not tricks and self.game.deal_number > 1:
+            tricks = self.game.deals[-2].tricks
+        return tricks[-1] if tricks else None
+
+    def help_refused(self, what: str) -> str | None:
+        """Why ``what`` is refused (in a daily challenge), or None."""
+        return None if self.help_allowed else CHALLENGE_REFUSALS.get(what)
+
+    def bot_to_move(self) -> bool:
+        return self.driver.bot_to_move() is not None
+
+    def decide(self, request: Request) -> Decision:
+        """The bot's decision for ``request`` (blocking: the front end calls it in a thread)."""
+        return self.driver.decide(request)
+
+    async def pushed(self) -> list[Out] | None:
+        """Nothing happens here by itself: every change answers a call."""
+        return None
+
     def begin(self) -> list[Out]:
         """Before the table's first frame: a meter on from the game's options makes the game
         assisted (saved with its next save)."""

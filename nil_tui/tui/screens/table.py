@@ -1,6 +1,6 @@
-"""The table: draws what a :class:`~nil_tui.session.game_session.GameSession` says one seat may
-see, and sends the player's actions to it. The session runs the game and its pace; this
-screen carries out its effects (a bot deciding or a hint worked out in a worker thread, a
+"""The table: draws what a :class:`~nil_tui.session.seat.SeatSession` says one seat may see
+(a game played here, or a seat at a shared table), and sends the player's actions to it. The
+session runs the game and its pace; this screen carries out its effects (a bot deciding or a hint worked out in a worker thread, a
 timer) and keeps only what the display needs: the cursor, a peek at the last trick, the
 panel that is open."""
 
@@ -18,7 +18,6 @@ from textual.widgets import Footer, Static
 
 from ...engine import Card, Trick
 from ...session import game_session as gs
-from ...session.game_session import CHALLENGE_REFUSALS, GameSession, level_title
 from ...session.protocol import (
     AskHint,
     DealBegun,
@@ -45,6 +44,7 @@ if TYPE_CHECKING:
     from ...driver import DriverEvent, GameDriver
     from ...engine import Game
     from ...options import PlayOptions
+    from ...session.seat import SeatSession
     from ..widgets.tracker import CardTracker
 
 CHALLENGE_KEYS = {"h": "hint", "u": "undo", "m": "meter"}
@@ -68,7 +68,7 @@ class TableScreen(TableWork):
         Binding("q", "app.request_quit", "Quit"),
     ]
 
-    def __init__(self, session: GameSession, notes: tuple[DriverEvent, ...] = ()) -> None:
+    def __init__(self, session: SeatSession, notes: tuple[DriverEvent, ...] = ()) -> None:
         super().__init__()
         self.session = session
         self._notes = notes  # what happened before the table was shown (a bot replaced)
@@ -77,7 +77,7 @@ class TableScreen(TableWork):
         self._peek: Trick | None = None
         self._moved_while_waiting = False
         self._marked_unsaved = False  # the south line shows "not saved"
-        self._told_assisted = session.game.assisted  # the log said the game is assisted
+        self._told_assisted = session.state().assisted  # the log said the game is assisted
         self._can_undo = False  # undo is offered in the footer
         self._thinking_said = -1  # the turn "... is thinking" was said for
         self._over = False
@@ -86,7 +86,11 @@ class TableScreen(TableWork):
     # --- what is shown ----------------------------------------------------------------------
     @property
     def driver(self) -> GameDriver:
-        return self.session.driver
+        """The driver of a game played here (tests read it; the screen never does)."""
+        session = self.session
+        if not isinstance(session, gs.GameSession):
+            raise TypeError("a shared table's seat has no driver here")
+        return session.driver
 
     @property
     def game(self) -> Game:
@@ -116,7 +120,7 @@ class TableScreen(TableWork):
 
     @property
     def in_progress(self) -> bool:
-        return not self.game.is_over
+        return self.session.state().pace != "game_over"
 
     # --- layout ---------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -141,14 +145,12 @@ class TableScreen(TableWork):
         self.query_one(Hand).look = self.look
         self.set_focus(self.query_one(Hand))
         session = self.session
-        game = self.game
-        if game.deal.plays or game.deal_number > 1:
-            self.log_line(words.resumed_line(game.deal_number, game.deals_planned,
-                                             session.help_used() if game.assisted else None))
-        self.log_line(words.deal_start_line(self.session.state()))
-        for item in session.deal_so_far():
-            self._log(item)
-        for item in session.told(self._notes):
+        state = session.state()
+        if state.plays or state.deal_number > 1:
+            self.log_line(words.resumed_line(state.deal_number, state.deals_planned,
+                                             session.help_used() if state.assisted else None))
+        self.log_line(words.deal_start_line(state))
+        for item in session.told_so_far(self._notes):
             self._log(item)
         if self.challenge is not None:
             self.query_one(Scoreboard).border_subtitle = f"Challenge {self.challenge}"
@@ -158,6 +160,7 @@ class TableScreen(TableWork):
         self.refresh_view()
         self.set_interval(1.0, self._show_save_state)
         self.call_after_refresh(self._shown)
+        self.listen()
 
     def _shown(self) -> None:
         """Right after the table's first frame: the writes that could wait for it (a first
@@ -173,7 +176,7 @@ class TableScreen(TableWork):
         sizes, taken = state.hand_sizes, state.taken
         for seat in BOT_SEATS:
             self.query_one(f"#seat-{seat}", Seat).info = SeatInfo(
-                name=SEAT_LABELS[seat], level=level_title(state.levels[seat]),
+                name=SEAT_LABELS[seat], level=words.seat_title(state, seat),
                 cards=sizes[seat], tricks=taken[seat], clean=taken[seat] == 0,
                 dealer=state.dealer == seat, to_move=to_move == seat,
                 thinking=state.thinking == seat and not holding)
@@ -248,8 +251,9 @@ class TableScreen(TableWork):
         if draw and self.is_mounted:
             self.refresh_view()
             thinking = self.session.thinking
-            if thinking is not None and self._thinking_said != self.driver.turn:
-                self._thinking_said = self.driver.turn
+            turn = self.session.state().turn
+            if thinking is not None and self._thinking_said != turn:
+                self._thinking_said = turn
                 self.status(Text(f"{SEAT_LABELS[thinking]} is thinking…", style="dim"))
 
     def _log(self, item: gs.Out) -> None:
@@ -328,12 +332,13 @@ class TableScreen(TableWork):
         it away: one key, one effect. Undo acts at once (the trick you just lost, say)."""
         if not self.is_active:
             return
-        refused = CHALLENGE_KEYS.get(event.key) if not self.session.help_allowed else None
+        what = CHALLENGE_KEYS.get(event.key)
+        refused = self.session.help_refused(what) if what is not None else None
         if refused is not None:
-            # Off the footer in a challenge; the key says why it does nothing.
+            # Off the footer (a challenge, a shared table); the key says why it does nothing.
             event.stop()
             event.prevent_default()
-            self.status(CHALLENGE_REFUSALS[refused], warn=True)
+            self.status(refused, warn=True)
             return
         if self._holding is None:
             if event.key == "u" and not self.session.can_undo():
@@ -357,7 +362,7 @@ class TableScreen(TableWork):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if not self.is_active:
             return False
-        if action in CHALLENGE_REFUSALS and not self.session.help_allowed:
+        if action in CHALLENGE_KEYS.values() and self.session.help_refused(action):
             return False  # hints, undo and the meter are off in a daily challenge
         if action == "undo":
             return self.session.can_undo()  # in the footer only when it can act
@@ -367,7 +372,7 @@ class TableScreen(TableWork):
         if self._holding is not None:
             self._go_on()
             return
-        if self.driver.bot_to_move() is not None:
+        if self.session.bot_to_move():
             self._moved_while_waiting = True
         self.query_one(Hand).move(step)
 
@@ -401,13 +406,11 @@ class TableScreen(TableWork):
             return
         if self.session.on_show is not None:
             return  # the trick just finished is on show already
-        tricks = self.game.deal.tricks
-        if not tricks and self.game.deal_number > 1:
-            tricks = self.game.deals[-2].tricks
-        if not tricks:
+        last = self.session.last_trick()
+        if last is None:
             self.status("No trick has been completed yet.", warn=True)
             return
-        self._peeking, self._peek = True, tricks[-1]
+        self._peeking, self._peek = True, last
         self.session.set_watching(False)
         self.refresh_view()
         self.status(Text("The last trick (any key to go back)", style="dim"))

@@ -62,6 +62,15 @@ def news_line(item: object, look: CardLook) -> Text | None:
     return None
 
 
+def seat_title(state: TableState, seat: int) -> str:
+    """Who plays a seat, under its name: the bot's level, or the person's name at a shared
+    table (a person's stand-in bot while they are away)."""
+    level = state.levels[seat]
+    if level is None:
+        return state.names[seat] if seat != state.seat else "you"
+    return gs.level_title(level)
+
+
 def deal_start_line(state: TableState) -> Text:
     """The deal's first line in the log: its number, the dealer, who leads first."""
     first = state.plays[0].seat if state.plays else state.leader

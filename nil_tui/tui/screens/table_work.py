@@ -16,7 +16,8 @@ from .base import NilScreen
 if TYPE_CHECKING:
     from ...driver import Request
     from ...session import game_session as gs
-    from ...session.game_session import GameSession, MeterKey
+    from ...session.game_session import MeterKey
+    from ...session.seat import SeatSession
     from ..widgets.cards import CardLook
 
 
@@ -40,17 +41,28 @@ class MeterReady(Message):
 class TableWork(NilScreen):
     """The worker threads of the table screen (its base class)."""
 
-    session: GameSession
+    session: SeatSession
     look: CardLook
 
     def _carry_out(self, out: list[gs.Out], draw: bool = True) -> None:
         raise NotImplementedError
 
+    @work(group="pushed", exclusive=True)
+    async def listen(self) -> None:
+        """What the session hears by itself (a shared table's news), carried out as it
+        comes; a game played here hears nothing and this ends at once."""
+        while True:
+            out = await self.session.pushed()
+            if out is None:
+                return
+            if self.is_attached:
+                self._carry_out(out)
+
     @work(thread=True, group="bots")
     def ask_bot(self, request: Request) -> None:
         """In a thread: the driver asks the seat's bot (isolated); the answer is posted."""
         try:
-            decision = self.session.driver.decide(request)
+            decision = self.session.decide(request)
         except Exception:  # noqa: BLE001 - the session asks again or the game ends
             self.post_message(BotLost(request))
             return
