@@ -199,7 +199,8 @@ def describe_pool(settled: Settlement, taken: Sequence[int], names: Sequence[str
         s = who[0]
         how = ("took every trick and" if taken[s] == 13 else
                "stayed clean longer and" if sum(taken) < 13 else "stayed clean and")
-        return f"{names[s]} {how} collects the pool: {_points(settled.share)}."
+        verb = "collect" if names[s].lower() == "you" else "collects"
+        return f"{names[s]} {how} {verb} the pool: {_points(settled.share)}."
     paid = sum(settled.paid)
     return (f"Everyone took a trick: {_points(paid)} paid into the pool, "
             f"which now holds {settled.pool}.")

@@ -84,3 +84,19 @@ def test_a_sweep_in_the_first_deal_is_a_perfect_game_too() -> None:
     assert line is not None
     assert line.plain == ("A perfect game: East took every trick of the first deal, and the "
                           "game ended there.")
+
+
+def test_the_table_log_says_what_a_pool_deal_did_to_the_pool() -> None:
+    from nil_tui.session.protocol import DealOver
+    from nil_tui.tui.screens.table_words import news_line
+    from nil_tui.tui.widgets.cards import CardLook
+
+    rule = DealRule("pool", 4, (), False)
+    paid = DealOver(3, (2, 5, 1, 1), (-2, -5, -1, -1), True, (-6, -9, -3, -3), rule)
+    line = news_line(paid, CardLook())
+    assert line is not None
+    assert line.plain == ("Deal 3: Everyone took a trick: 9 points paid into the pool, which "
+                          "now holds 13.")  # (not "-2 points each")
+    collected = DealOver(4, (0, 5, 4, 4), (4, 0, 0, 0), False, (4, -5, -4, -4), rule)
+    line = news_line(collected, CardLook())
+    assert line is not None and "You stayed clean and collect the pool: 4 points" in line.plain

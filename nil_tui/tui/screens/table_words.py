@@ -46,7 +46,7 @@ def news_line(item: object, look: CardLook) -> Text | None:
                                  f"{SEAT_LABELS[w]} is no longer clean"))
         return line
     if isinstance(item, DealOver):
-        result = describe_result(item.taken, item.points, SEAT_LABELS)
+        result = describe_result(item.taken, item.points, SEAT_LABELS, item.rule)
         return Text(f"Deal {item.deal_number}: {result}", style="bold cyan")
     if isinstance(item, GameOver):
         return Text("The game is over.", style="bold")
