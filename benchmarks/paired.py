@@ -1,6 +1,7 @@
 """Two bots on the same deals: each one's edge against a field, and the paired difference.
 
     python benchmarks/paired.py expert hard [--field normal] [--deals 160] [--seed 5] [--jobs 2]
+    python benchmarks/paired.py hard normal --scoring pool --jobs 1   # middle deals of a pool game
 
 Every deal is played four times for each bot (the bot in each seat in turn, three field bots
 elsewhere), on the same cards for both bots, mid-game (points decide, not the match). The
@@ -25,14 +26,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _match import rotated_edges
 
 
-def _chunk(args: tuple[str, str, int, int, int]) -> list[float]:
-    spec, field, start, stop, seed = args
-    return rotated_edges(spec, field, range(start, stop), seed)
+def _chunk(args: tuple[str, str, int, int, int, str]) -> list[float]:
+    spec, field, start, stop, seed, scoring = args
+    return rotated_edges(spec, field, range(start, stop), seed, scoring)
 
 
-def edges(spec: str, field: str, deals: int, seed: int, jobs: int) -> list[float]:
+def edges(spec: str, field: str, deals: int, seed: int, jobs: int,
+          scoring: str = "classic") -> list[float]:
     step = max(1, -(-deals // (jobs * 4)))
-    chunks = [(spec, field, a, min(deals, a + step), seed) for a in range(0, deals, step)]
+    chunks = [(spec, field, a, min(deals, a + step), seed, scoring)
+              for a in range(0, deals, step)]
     if jobs <= 1:
         return [e for c in chunks for e in _chunk(c)]
     with ProcessPoolExecutor(jobs) as pool:
@@ -54,6 +57,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=160)
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--scoring", choices=("classic", "pool"), default="classic",
+                        help="under the pool every deal is a middle deal with a pool of 0 to "
+                        "12 (drawn from the seed), scored in the pool's points")
     parser.add_argument("--save", type=Path, help="write the per-deal edges as JSON")
     args = parser.parse_args(argv)
 
@@ -71,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, list[float]] = {}
     for spec in (args.first, args.second):
         start = time.perf_counter()
-        results[spec] = edges(spec, args.field, args.deals, args.seed, args.jobs)
+        results[spec] = edges(spec, args.field, args.deals, args.seed, args.jobs, args.scoring)
         m, ci = mean_ci(results[spec])
         print(f"{spec:>12} vs 3 {args.field}: edge {m:+.3f} ± {ci:.3f} per deal "
               f"({args.deals} deals x 4 seats, {time.perf_counter() - start:.0f} s)")
@@ -82,7 +88,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.first} - {args.second}: {m:+.3f} ± {ci:.3f} per deal "
           f"(identical results on {same} of {len(diff)} deals)")
     if args.save:
-        args.save.write_text(json.dumps({"seed": args.seed, "field": args.field, **results}))
+        args.save.write_text(json.dumps({"seed": args.seed, "field": args.field,
+                                         "scoring": args.scoring, **results}))
     return 0
 
 
