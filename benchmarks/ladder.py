@@ -53,9 +53,23 @@ def run_row(name: str, games: int, deals: int, seed: int, jobs: int,
     result = run_match([hero, field, field, field], games, deals, seed, rotate=True, jobs=jobs,
                        time_cap=time_cap, scoring=scoring).to_json()
     row = dict(result["bots"][hero])
+    other = result["bots"][field]
+    row.update(field_games_lost=other["games_lost"], field_games=other["games"])
     row.update(row=name, hero=hero, field=field, games_played=games, deals_per_game=deals,
                seed=seed, seconds=round(time.perf_counter() - start, 1), scoring=scoring)
     return row
+
+
+def lost_line(row: dict[str, object]) -> str:
+    """Games lost (the lowest total, ties included; after a perfect game, the other three):
+    under the pool a perfect game is worth no points, so the games lost say what the edge
+    cannot."""
+    lost, games = cast("int", row["games_lost"]), cast("int", row["games"])
+    text = f"  {row['hero']} lost {lost} of {games} games ({lost / max(1, games):.0%})"
+    if "field_games" in row:
+        f_lost, f_games = cast("int", row["field_games_lost"]), cast("int", row["field_games"])
+        text += f", its {row['field']} opponents {f_lost} of {f_games} ({f_lost / max(1, f_games):.0%})"
+    return text
 
 
 def fmt_row(row: dict[str, object]) -> str:
@@ -98,6 +112,9 @@ def main(argv: list[str] | None = None) -> int:
         print(HEADER)
         for row in rows:
             print(fmt_row(row))
+        for row in rows:
+            if row.get("scoring") == "pool":
+                print(lost_line(row))
         return 0
     names = [r.strip() for r in args.rows.split(",") if r.strip()]
     unknown = [n for n in names if n not in ROWS]
@@ -111,6 +128,8 @@ def main(argv: list[str] | None = None) -> int:
         row = run_row(name, games, args.deals, args.seed, args.jobs, args.time_cap or None,
                       args.scoring)
         print(fmt_row(row), f"({row['seconds']} s)", flush=True)
+        if args.scoring == "pool":
+            print(lost_line(row), flush=True)
         if args.save:
             path = Path(args.save)
             saved = json.loads(path.read_text()) if path.exists() else []
