@@ -160,6 +160,9 @@ def read_request(raw: str | bytes) -> Request:
                       msg_id=msg_id)
     if not isinstance(action, dict):
         raise Refusal("malformed", "act needs action, a session action", msg_id=msg_id)
+    common = _common_action(action)
+    if common is not None:
+        return Request("act", msg_id, common, turn)
     try:
         value = session.from_json(json.dumps(action))
     except session.ProtocolError as exc:
@@ -168,6 +171,26 @@ def read_request(raw: str | bytes) -> Request:
                               session.SetMeter, session.GoOn, session.Quit)):
         raise Refusal("malformed", "action: not an action", msg_id=msg_id)
     return Request("act", msg_id, value, turn)
+
+
+_CARDS_BY_CODE: dict[str, Card] = {str(card): card for card in DECK}
+
+
+def _common_action(action: dict[str, Any]) -> session.Action | None:
+    """A card played or a go-on written exactly as the session writes them, read at once
+    (every card of a game comes so); None for anything else, which the session's reader
+    then reads field by field (and refuses, naming what is wrong). Both accept the same."""
+    if type(action.get("protocol")) is not int or action["protocol"] != \
+            session.PROTOCOL_VERSION:
+        return None
+    kind = action.get("type")
+    if kind == "PlayCard" and len(action) == 3:
+        code = action.get("card")
+        card = _CARDS_BY_CODE.get(code) if type(code) is str else None
+        return session.PlayCard(card) if card is not None else None
+    if kind == "GoOn" and len(action) == 2:
+        return session.GoOn()
+    return None
 
 
 # --- what a client sends -----------------------------------------------------------------------
@@ -190,6 +213,24 @@ def is_session(message: JSON) -> bool:
 
 
 _CODES: dict[Card, str] = {card: str(card) for card in DECK}
+_QUOTED: dict[Card, str] = {card: f'"{card}"' for card in DECK}
+_PLAYS: dict[Play, str] = {
+    Play(seat, card, forced): json.dumps({"seat": seat, "card": str(card), "forced": forced},
+                                         separators=(",", ":"))
+    for seat in range(4) for card in DECK for forced in (False, True)}
+"""Each play a deal can hold, as JSON: a deal's plays are written by joining them."""
+
+
+def _cards_json(cards: tuple[Card, ...]) -> str:
+    return "[" + ",".join([_QUOTED[c] for c in cards]) + "]"
+
+
+def _plays_json(plays: tuple[Play, ...]) -> str:
+    written = _PLAYS.get
+    parts = [written(p) for p in plays]
+    if None in parts:  # not an engine play of this deck: the plain way
+        return json.dumps(_plain(plays), separators=(",", ":"), ensure_ascii=True)
+    return "[" + ",".join(parts) + "]"  # type: ignore[arg-type]
 
 
 def _plain(value: Any) -> Any:
@@ -208,31 +249,74 @@ def _plain(value: Any) -> Any:
     return value
 
 
-_PLAYS_MARK = "\x00plays\x00"  # no text of a state holds it (names are printable)
-_PLAYS_WRITTEN = json.dumps(_PLAYS_MARK)
-_last_plays: list[tuple[tuple[Play, ...], str]] = [((), "[]")]
+_OWN = ("seat", "hand", "legal", "pace")
+"""The fields of a TableState that are each seat's own; the rest is the same for every seat
+at one position (public facts)."""
+_OWN_AT = tuple(session.TableState._fields.index(name) for name in _OWN)
+_MARKS = {name: f"\x00{name}\x00" for name in ("plays", *_OWN)}  # no state's text has them
+_WRITTEN_MARKS = {name: json.dumps(mark) for name, mark in _MARKS.items()}
+_PACES = {pace: json.dumps(pace) for pace in session.PACES}
 
 
-def _plays_json(plays: tuple[Play, ...]) -> str:
-    """The deal's plays as JSON; the four seats' states after a card share them, so the last
-    one written is kept."""
-    last, text = _last_plays[0]
-    if plays != last:
-        text = json.dumps(_plain(plays), separators=(",", ":"), ensure_ascii=True)
-        _last_plays[0] = (plays, text)
-    return text
+def _own_json(name: str, value: Any) -> str:
+    if name == "seat" and type(value) is int:
+        return str(value)
+    if name == "pace":
+        written = _PACES.get(value)
+        if written is not None:
+            return written
+    if name in ("hand", "legal") and type(value) is tuple:
+        try:
+            return _cards_json(value)
+        except KeyError:  # not cards of this deck: the plain way
+            pass
+    return json.dumps(_plain(value), separators=(",", ":"), ensure_ascii=True,
+                      allow_nan=False)
+
+
+def _shared_part(state: session.TableState) -> tuple[Any, ...]:
+    """The fields of a state that are not a seat's own (_OWN_AT, in order)."""
+    a, b, c, d = _OWN_AT
+    return state[a + 1:b] + state[b + 1:c] + state[c + 1:d] + state[d + 1:]
+
+
+def states_json(states: list[session.TableState]) -> list[str]:
+    """Seats' states of one position, each written exactly as ``session.to_json`` writes it
+    (a test compares them over whole games), but several times faster: what the states share
+    (the public facts) is written once, and each seat's own fields (its seat, hand, legal
+    cards and pace) are written into it for that seat from its own state. A state that
+    differs from the first in anything else is written on its own."""
+    if not states:
+        return []
+    first = states[0]
+    data: JSON = {"protocol": session.PROTOCOL_VERSION, "type": "TableState"}
+    for name, value in zip(first._fields, first):
+        data[name] = _MARKS[name] if name in _MARKS else _plain(value)
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
+    text = text.replace(_WRITTEN_MARKS["plays"], _plays_json(first.plays), 1)
+    pieces: list[str] = []
+    for name in _OWN:  # in the order of the fields
+        before, _, text = text.partition(_WRITTEN_MARKS[name])
+        pieces.append(before)
+    pieces.append(text)
+    shared = _shared_part(first)
+    out: list[str] = []
+    for state in states:
+        if state is not first and _shared_part(state) != shared:
+            out.append(states_json([state])[0])
+            continue
+        own = [_own_json(name, state[i]) for name, i in zip(_OWN, _OWN_AT)]
+        out.append(pieces[0] + own[0] + pieces[1] + own[1] + pieces[2] + own[2] + pieces[3]
+                   + own[3] + pieces[4])
+    return out
 
 
 def state_json(state: session.TableState) -> str:
-    """A seat's state written exactly as ``session.to_json`` writes it (a test compares
-    them over whole games), but several times faster: the table writes four a card."""
-    data: JSON = {"protocol": session.PROTOCOL_VERSION, "type": "TableState"}
-    for name, value in zip(state._fields, state):
-        data[name] = _PLAYS_MARK if name == "plays" else _plain(value)
-    text = json.dumps(data, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
-    return text.replace(_PLAYS_WRITTEN, _plays_json(state.plays), 1)
+    """A seat's state written exactly as ``session.to_json`` writes it (see
+    :func:`states_json`)."""
+    return states_json([state])[0]
 
 
 __all__ = ["MAX_MESSAGE", "PROTOCOL", "Hello", "Refusal", "Request", "act", "clean_name",
            "decode", "encode", "hello", "is_session", "read_hello", "read_request",
-           "short_version", "state_json"]
+           "short_version", "state_json", "states_json"]

@@ -26,7 +26,7 @@ from .protocol import (
     Request,
     encode,
     short_version,
-    state_json,
+    states_json,
 )
 from .values import news_of, seat_states
 
@@ -460,14 +460,31 @@ class Table:
                           msg_id=request.id) from None
         self.stats.cards += 1
         self._broadcast(list(events))
-        self._poke()
+        if not self._waits_for_a_person_here():
+            self._poke()
+
+    def _waits_for_a_person_here(self) -> bool:
+        """Whether a person at the table is to play now, so that the table has nothing to do
+        by itself (its next step would only wait): no need to wake it after every card."""
+        game, driver = self.game, self.driver
+        if game is None or driver is None or game.phase is not Phase.PLAYING:
+            return False
+        to_move = driver.to_move
+        if to_move is None:
+            return False
+        seat = self.seats[to_move]
+        return seat.kind == "person" and seat.member is not None
 
     # --- telling the seats ------------------------------------------------------------------
     def _broadcast(self, events: list[DriverEvent], notices: list[JSON] | None = None) -> None:
         """Tell every seat present what happened (the session's news, the same for all),
         then its own state; and who is at the table, when that changed."""
         game = self.game
-        news = [session.to_json(n) for e in events if (n := news_of(game, e)) is not None]
+        present = [s.number for s in self.seats if s.member is not None]
+        states = self.states(present) if game is not None else {}
+        plays = next(iter(states.values())).plays if states else None
+        news = [session.to_json(n) for e in events
+                if (n := news_of(game, e, plays)) is not None]
         if game is not None and game.phase is Phase.DEAL_OVER and any(
                 isinstance(e, DealEnded) for e in events):
             self._deal_over_at = asyncio.get_running_loop().time()
@@ -477,8 +494,7 @@ class Table:
         # back after the end included
         record = encode({"type": "record", "record": game.to_record()}) \
             if game is not None and game.is_over else None
-        present = [s.number for s in self.seats if s.member is not None]
-        states = self.states(present) if game is not None else {}
+        written = dict(zip(states, states_json(list(states.values()))))
         for seat in self.seats:
             member = seat.member
             if member is None:
@@ -486,7 +502,7 @@ class Table:
             lines = [seats] if seats is not None else []
             if game is not None:
                 lines += news
-                lines.append(state_json(states[seat.number]))
+                lines.append(written[seat.number])
                 self.stats.views_sent += 1
                 if record is not None:
                     lines.append(record)

@@ -6,15 +6,28 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..driver import BotIncident, BotReplaced, DriverEvent
-from ..engine import CardPlayed, DealEnded, DealStarted, Game, GameEnded, Phase, TrickWon
+from ..engine import (
+    CardPlayed,
+    DealEnded,
+    DealStarted,
+    Game,
+    GameEnded,
+    Phase,
+    Play,
+    TrickWon,
+)
 from ..session import protocol as session
 
 
-def news_of(game: Game | None, event: DriverEvent) -> session.News | None:
-    """An event of the game as the session tells it (every card in it has been played)."""
+def news_of(game: Game | None, event: DriverEvent,
+            plays: Sequence[Play] | None = None) -> session.News | None:
+    """An event of the game as the session tells it (every card in it has been played).
+    ``plays``: the deal's plays now, when the caller has them (they are costly to gather)."""
     if isinstance(event, CardPlayed):
-        forced = game is not None and any(
-            p.forced for p in game.deals[event.deal_number - 1].plays if p.card == event.card)
+        if game is not None and (plays is None or event.deal_number != game.deal_number):
+            plays = game.deals[event.deal_number - 1].plays
+        forced = game is not None and plays is not None and any(
+            p.forced for p in plays if p.card == event.card)
         return session.Played(event.seat, event.card, forced)
     if isinstance(event, TrickWon):
         return session.TrickTaken(event.trick, event.first_trick_for_winner)

@@ -1,0 +1,105 @@
+"""The shared table's quick paths write and read exactly what the session's own writer and
+reader do: the four seats' states of a position written from one, and a played card read at
+once."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from nil_tui.engine import DECK, Phase
+from nil_tui.net.protocol import Refusal, _common_action, read_request, states_json
+from nil_tui.net.table import Table, TableConfig
+from nil_tui.session import protocol as session
+
+
+def test_the_states_of_a_position_are_written_as_the_session_writes_each() -> None:
+    """After every card of whole games, for the four seats and for fewer (a seat away), the
+    text of each seat's state is ``session.to_json`` of that seat's own state."""
+    for seed in range(3):
+        table = Table(TableConfig(deals=2, seed=seed, bots=("normal",) * 4))
+        for seat in table.seats:
+            seat.kind, seat.name = "person", f"P\u00e9{seat.number}"
+        table.seats[1].stand_in = True
+        table._broadcast = lambda *a, **k: None  # type: ignore[method-assign]
+        table.start()
+        game, driver = table.game, table.driver
+        assert game is not None and driver is not None
+        rng = random.Random(seed)
+        while True:
+            for order in ([0, 1, 2, 3], [2, 0], [3]):
+                states = table.states(order)
+                written = states_json(list(states.values()))
+                assert written == [session.to_json(s) for s in states.values()]
+                for text, seat in zip(written, order):
+                    assert session.from_json(text) == table.state_of(seat)
+            if game.phase is Phase.GAME_OVER:
+                break
+            if game.phase is Phase.DEAL_OVER:
+                driver.next_deal()
+            else:
+                driver.play(rng.choice(game.deal.legal_moves()))
+        driver.close()
+
+
+def test_states_that_differ_in_more_than_a_seats_own_fields_are_each_written_whole() -> None:
+    table = Table(TableConfig(deals=1, seed=4, bots=("normal",) * 4))
+    for seat in table.seats:
+        seat.kind, seat.name = "person", f"P{seat.number}"
+    table._broadcast = lambda *a, **k: None  # type: ignore[method-assign]
+    table.start()
+    assert table.driver is not None
+    states = list(table.states([0, 1, 2, 3]).values())
+    odd = [states[0], states[1]._replace(names=("a", "b", "c", "\u2603"), totals=(1, 2, 3, 4)),
+           states[2]._replace(pace="deal_over", hands_dealt=None), states[3]]
+    assert states_json(odd) == [session.to_json(s) for s in odd]
+    assert states_json([]) == []
+    table.driver.close()
+
+
+def _slow(action: Any) -> session.Message | None:
+    try:
+        return session.from_json(json.dumps(action))
+    except session.ProtocolError:
+        return None
+
+
+ACTIONS: list[Any] = [
+    *({"protocol": 1, "type": "PlayCard", "card": str(c)} for c in DECK),
+    {"protocol": 1, "type": "GoOn"},
+    {"protocol": True, "type": "PlayCard", "card": "QS"},
+    {"protocol": 1.0, "type": "PlayCard", "card": "QS"},
+    {"protocol": 2, "type": "PlayCard", "card": "QS"},
+    {"protocol": 1, "type": "PlayCard", "card": "qs"},
+    {"protocol": 1, "type": "PlayCard", "card": "10S"},
+    {"protocol": 1, "type": "PlayCard", "card": 12},
+    {"protocol": 1, "type": "PlayCard", "card": ["QS"]},
+    {"protocol": 1, "type": "PlayCard"},
+    {"protocol": 1, "type": "PlayCard", "card": "QS", "seat": 2},
+    {"protocol": 1, "type": "PlayCard", "cards": "QS"},
+    {"protocol": 1, "type": "GoOn", "card": "QS"},
+    {"protocol": 1, "type": "Undo"},
+    {"protocol": 1, "type": "Played", "seat": 1, "card": "QS", "forced": False},
+    {"type": "PlayCard", "card": "QS"},
+    {"protocol": 1, "type": "playcard", "card": "QS"},
+]
+
+
+@pytest.mark.parametrize("action", ACTIONS)
+def test_a_card_read_at_once_is_what_the_session_reads(action: Any) -> None:
+    """The quick reading takes only what the session's reader takes, as the same value;
+    anything else goes to the session's reader (and its refusals)."""
+    quick = _common_action(action)
+    slow = _slow(action)
+    assert quick is None or quick == slow
+    raw = json.dumps({"type": "act", "id": 1, "turn": 0, "action": action})
+    try:
+        got: Any = read_request(raw).action
+    except Refusal:
+        got = None
+    expected = slow if isinstance(slow, (session.PlayCard, session.GoOn, session.Undo)) \
+        else None
+    assert got == expected
