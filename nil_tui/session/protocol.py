@@ -19,6 +19,7 @@ terminal across the network, a browser), one seat's view per client. So:
 
 from __future__ import annotations
 
+import json
 import sys
 import types
 import typing
@@ -345,19 +346,38 @@ _CARD_BY_CODE: dict[str, Card] = {str(c): c for c in DECK}
 # --- JSON -------------------------------------------------------------------------------------
 def to_json(message: Message) -> str:
     """One message as a line of JSON (compact, ASCII), versioned, cards as codes."""
+    if type(message) is Played and type(message.seat) is int and type(
+            message.card) is Card and type(message.forced) is bool:
+        written = _PLAYED.get(message)  # the news of every card: each text written once
+        if written is None:
+            written = _PLAYED[message] = _to_json(message)
+        return written
+    return _to_json(message)
+
+
+_PLAYED: dict[Played, str] = {}
+"""Every ``Played`` written so far (at most 4 seats x 52 cards x forced or not)."""
+
+
+def _to_json(message: Message) -> str:
     name = type(message).__name__
     if MESSAGES.get(name) is not type(message):
         raise TypeError(f"not a message of this protocol: {type(message).__name__}")
-    import json
-
     data: dict[str, Any] = {"protocol": PROTOCOL_VERSION, "type": name}
     data.update(_plain(message))
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
+    return _dumps(data)
+
+
+_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=True, allow_nan=False).encode
+_CODES: dict[Card, str] = {c: str(c) for c in DECK}
 
 
 def _plain(value: Any) -> Any:
-    if type(value) is Card:
-        return str(value)
+    kind = type(value)
+    if kind is Card:
+        return _CODES[value]
+    if kind is tuple:
+        return [_plain(item) for item in value]
     if isinstance(value, tuple) and hasattr(value, "_fields"):
         return {key: _plain(item) for key, item in zip(value._fields, value)}
     if isinstance(value, tuple):
@@ -368,8 +388,6 @@ def _plain(value: Any) -> Any:
 def from_json(text: str | bytes) -> Message:
     """The message a line of JSON holds; :class:`ProtocolError` naming what is wrong for
     anything that is not exactly one message of this version."""
-    import json
-
     try:
         data = json.loads(text, parse_constant=_no_constant)
     except (ValueError, RecursionError) as exc:
@@ -498,8 +516,6 @@ _SCALARS: dict[Any, Callable[[object, str], Any]] = {
 
 
 def _shown(value: object) -> str:
-    import json
-
     text = json.dumps(value) if isinstance(value, (str, int, float, bool, type(None))) else (
         type(value).__name__)
     return text if len(text) <= 24 else text[:20] + "..."

@@ -4,6 +4,7 @@ once."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from typing import Any
@@ -103,3 +104,102 @@ def test_a_card_read_at_once_is_what_the_session_reads(action: Any) -> None:
     expected = slow if isinstance(slow, (session.PlayCard, session.GoOn, session.Undo)) \
         else None
     assert got == expected
+
+
+def test_the_news_of_a_card_is_written_as_the_session_writes_it_every_time() -> None:
+    """The news of a card is kept once written: the same text, every time, as the plain
+    writer's; a value of the wrong kind is written as it is, not as the kept one."""
+    from nil_tui.session.protocol import _to_json
+
+    for seat in range(4):
+        for card in DECK:
+            for forced in (False, True):
+                news = session.Played(seat, card, forced)
+                assert session.to_json(news) == _to_json(news) == session.to_json(news)
+                assert session.from_json(session.to_json(news)) == news
+    odd = session.Played(1, DECK[5], 1)  # type: ignore[arg-type]
+    assert '"forced":1' in session.to_json(odd)
+    assert '"forced":true' in session.to_json(session.Played(1, DECK[5], True))
+
+
+class _Transport:
+    def __init__(self) -> None:
+        self.behind = 0  # bytes the socket has not taken yet
+
+    def get_write_buffer_size(self) -> int:
+        return self.behind
+
+
+class _Protocol:
+    def __init__(self, out: list[str]) -> None:
+        from websockets.protocol import State
+
+        self.state = State.OPEN
+        self.out = out
+        self.pending: list[str] = []
+
+    def send_text(self, data: bytes) -> None:
+        self.pending.append(data.decode())
+
+
+class _Socket:
+    """What a connection uses of a websockets connection, writing into ``out``."""
+
+    def __init__(self) -> None:
+        self.out: list[str] = []
+        self.protocol = _Protocol(self.out)
+        self.transport = _Transport()
+        self.send_in_progress = None
+        self.closed: tuple[int, str] | None = None
+        self.unblock = asyncio.Event()
+        self.unblock.set()
+
+    def send_data(self) -> None:
+        self.out.extend(self.protocol.pending)
+        self.protocol.pending.clear()
+
+    async def send(self, text: str) -> None:
+        await self.unblock.wait()  # the socket is behind: ws.send waits for it
+        self.out.append(text)
+
+    async def close(self, code: int, reason: str) -> None:
+        self.closed = (code, reason)
+
+
+async def test_messages_are_written_at_once_in_order_and_a_client_behind_is_closed() -> None:
+    """A message is written at once while the socket keeps up; once it is behind, messages
+    wait in the connection's queue (never overtaken by later ones), and a client whose
+    queue fills is closed, as before."""
+    from nil_tui.net.server import Connection, Limits
+
+    ws = _Socket()
+    conn = Connection(ws, Limits(queue=4))  # type: ignore[arg-type]
+    pump = asyncio.get_running_loop().create_task(conn.pump())
+    conn.send_text("1")
+    conn.send_text("2")
+    assert ws.out == ["1", "2"] and conn.written_now == 2
+    ws.transport.behind = 10_000
+    ws.unblock.clear()
+    conn.send_text("3")
+    ws.transport.behind = 0  # the socket caught up, but "3" still waits: "4" goes after it
+    conn.send_text("4")
+    assert ws.out == ["1", "2"]
+    await asyncio.sleep(0)
+    assert conn.sending  # the pump took "3" and waits for the socket
+    conn.send_text("5")
+    ws.unblock.set()
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert ws.out == ["1", "2", "3", "4", "5"]
+    assert not conn.sending and conn.queue.empty()
+    conn.send_text("6")
+    assert ws.out[-1] == "6" and conn.written_now == 3
+    # a client that stops reading: the socket stays behind and the queue fills
+    ws.transport.behind = 10_000
+    ws.unblock.clear()
+    for n in range(7, 14):
+        conn.send_text(str(n))
+    assert conn.closing
+    await asyncio.wait_for(pump, 5)
+    assert ws.closed is not None and ws.closed[0] == 4008
+    assert ws.out[-1] == "6"
