@@ -54,6 +54,10 @@ def rss_bytes() -> int:
     return pages * os.sysconf("SC_PAGE_SIZE")
 
 
+ACTED_ON = ('"pace":"your_turn"', '"pace":"deal_over"', '"type":"record"')
+"""What a scripted client reads a message for: its turn, a deal's end, the game's record."""
+
+
 class Timing:
     """Send times of plays, per table and position, and the delays to the next turn."""
 
@@ -73,9 +77,10 @@ class Timing:
 async def scripted(client: TableClient, table: int, rng: random.Random,
                    timing: Timing) -> int:
     """Play random legal cards until the game is over; returns the cards played. The
-    messages are read as plain JSON (a scripted client needs four fields of each state; the
-    full reading of the session's values, checked field by field, is the client's own cost,
-    left out so that the figures are the server's)."""
+    messages are read as plain JSON, and only those it acts on (a scripted client needs four
+    fields of a state on its turn or at a deal's end; the full reading of the session's
+    values, checked field by field, is a real client's own cost, on its own machine, left
+    out so that the figures are the host's)."""
     ws = client.ws
     assert ws is not None
     answered, went_on, cards = -1, 0, 0
@@ -84,7 +89,10 @@ async def scripted(client: TableClient, table: int, rng: random.Random,
             text = await ws.recv()
         except ConnectionClosed:
             return cards
-        message = json.loads(text.rpartition("\n")[2])  # a frame ends with the state
+        last = text.rpartition("\n")[2]  # a frame ends with the state
+        if not any(mark in last for mark in ACTED_ON):
+            continue
+        message = json.loads(last)
         kind = message.get("type")
         if kind == "record":
             return cards

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import http
 import ssl
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from websockets.asyncio.server import Server, ServerConnection, serve
@@ -54,6 +55,7 @@ class Connection:
         self.bytes_sent = 0
         self.sending = False  # the pump is sending a message it took from the queue
         self.written_now = 0  # messages written at once, without the pump
+        self._send_data: Callable[[], None] | None = getattr(ws, "send_data", None)
 
     def _write_now(self, text: str) -> bool:
         """Write a message at once, without waking the pump, when nothing waits before it and
@@ -64,7 +66,7 @@ class Connection:
         False when declined; also when websockets has no such parts (another version)."""
         ws = self.ws
         protocol = ws.protocol
-        write = getattr(ws, "send_data", None)
+        write = self._send_data
         if (write is None or protocol.state is not State.OPEN
                 or getattr(ws, "send_in_progress", None) is not None
                 or ws.transport.get_write_buffer_size() > 0):
