@@ -144,8 +144,17 @@ class AssistedNow(NamedTuple):
     what: str
 
 
+class TableNote(NamedTuple):
+    """A line from the table itself for the log (``status``: for the status line too): a
+    player joined or dropped at a shared table, its link was lost and is being restored."""
+
+    text: str
+    warn: bool = False
+    status: bool = False
+
+
 Effect = (AskBot | Wait | ShowTrick | ForcedSoon | YourTurn | FindHint | EstimateMeter
-          | DealSummary | GameFinished | AssistedNow)
+          | DealSummary | GameFinished | AssistedNow | TableNote)
 Out = News | Effect
 
 
@@ -674,6 +683,7 @@ def open_session(game: Game, options: PlayOptions, *, opener: Opener | None = No
 __all__ = [
     "AUTO_PLAY_DELAY", "CHALLENGE_REFUSALS", "PAUSES", "AskBot", "AssistedNow",
     "DealSummary", "Effect", "EstimateMeter", "FindHint", "ForcedSoon", "GameFinished",
-    "GameSession", "MeterKey", "Out", "PacedGame", "ShowTrick", "Wait", "YourTurn", "level_title",
+    "GameSession", "MeterKey", "Out", "PacedGame", "ShowTrick", "TableNote", "Wait", "YourTurn",
+    "level_title",
     "meter_seed", "open_session", "sure_to_take",
 ]

@@ -260,6 +260,9 @@ class TableScreen(TableWork):
         """A log line for a piece of news (a card, a trick, a deal's end...)."""
         if isinstance(item, MeterReading):
             self._show_south()
+        elif isinstance(item, gs.TableNote) and item.status:
+            self.status(item.text, warn=item.warn)
+            self.log_line(Text(item.text, style="yellow" if item.warn else "cyan"))
         elif isinstance(item, DealBegun):
             self.log_line(words.deal_start_line(self.session.state()))
         else:
@@ -306,16 +309,6 @@ class TableScreen(TableWork):
         app = self.nil_app
         app.switch_screen(app.game_over_screen(self.game, self.options,
                                                self.session.record_path, app.save_problem))
-
-    def _show_hint(self, hint: Hint) -> None:
-        hand = self.query_one(Hand)
-        if hint.card in hand.cards:
-            hand.cursor = hand.cards.index(hint.card)
-        # The log keeps the whole hint (it wraps); the status line shows it when it fits.
-        logged, shown = words.hint_lines(hint, self.look, self.query_one("#status").size.width,
-                                         tall=self.size.height > 24)
-        self.log_line(logged)
-        self.status(shown)
 
     # --- keys up ----------------------------------------------------------------------------
     def on_screen_suspend(self) -> None:

@@ -29,6 +29,8 @@ from ..words import SEAT_LABELS, count, percent, says, seat_subject, verb
 
 def news_line(item: object, look: CardLook) -> Text | None:
     """The log's line for a piece of news (None for news the log does not tell)."""
+    if isinstance(item, gs.TableNote):
+        return Text(item.text, style="yellow" if item.warn else "cyan") if item.text else None
     if isinstance(item, (BotFailed, SeatReplaced)):
         return Text(f"⚠ {SEAT_LABELS[item.seat]}: {item.reason}", style="yellow")
     if isinstance(item, Played):

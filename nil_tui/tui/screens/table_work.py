@@ -14,9 +14,12 @@ from ..messages import BotDecided, BotLost, HintReady
 from .base import NilScreen
 
 if TYPE_CHECKING:
+    from rich.text import Text
+
     from ...driver import Request
     from ...session import game_session as gs
     from ...session.game_session import MeterKey
+    from ...session.protocol import Hint
     from ...session.seat import SeatSession
     from ..widgets.cards import CardLook
 
@@ -83,6 +86,26 @@ class TableWork(NilScreen):
         except Exception as exc:  # noqa: BLE001 - a failing hint must not stop the game
             card, reason = view.legal[0], f"no hint available ({type(exc).__name__})"
         self.post_message(HintReady(turn, card, reason))
+
+    def _show_hint(self, hint: Hint) -> None:
+        """The hint's card under the cursor; the log keeps the whole hint (it wraps), the
+        status line shows it when it fits."""
+        from ..widgets.hand import Hand
+        from . import table_words as words
+
+        hand = self.query_one(Hand)
+        if hint.card in hand.cards:
+            hand.cursor = hand.cards.index(hint.card)
+        logged, shown = words.hint_lines(hint, self.look, self.query_one("#status").size.width,
+                                         tall=self.size.height > 24)
+        self.log_line(logged)
+        self.status(shown)
+
+    def log_line(self, line: Text) -> None:
+        raise NotImplementedError
+
+    def status(self, message: str | Text, warn: bool = False) -> None:
+        raise NotImplementedError
 
     def on_hint_ready(self, message: HintReady) -> None:
         self._carry_out(self.session.hint_found(message.turn, message.card, message.reason))

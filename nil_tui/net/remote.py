@@ -1,0 +1,608 @@
+"""A seat at a shared table as a session the table screen can show
+(:class:`~nil_tui.session.seat.SeatSession`), from what a :class:`~.client.TableClient` hears.
+
+The table decides everything; this session only shows it, at the pace of a game played here:
+another seat's card waits a moment before the next one lands, a trick just won stays on show
+(until a key, if the player chose so), the deal's summary comes once its last trick is put
+away, and the game's end once its record has come. The table is turned so that the seat
+comes at the bottom (seat 0, "you"), the person to its left next (seat 1), and so on: every
+value from the network is turned as it arrives, so the screens, the summary and the record
+kept in the player's history all see the player at seat 0.
+
+Undo, hints and the meter are off at a shared table (the table refuses them): the session
+says so at once. A lost link is said on the table, and the seat taken back with its key.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from ..engine import Card, Deal, Game, Play, PlayerView, Trick
+from ..engine.cards import mask_of
+from ..engine.scoring import DealRule, first_rule
+from ..session import game_session as gs
+from ..session.game_session import AUTO_PLAY_DELAY, PAUSES
+from ..session.protocol import (
+    Action,
+    AskHint,
+    BotFailed,
+    DealBegun,
+    DealOver,
+    GameOver,
+    GoOn,
+    MeterReading,
+    News,
+    PlayCard,
+    Played,
+    Quit,
+    Refused,
+    SeatReplaced,
+    SetMeter,
+    TableState,
+    TrickTaken,
+    Undo,
+)
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from ..driver import Decision, DriverEvent, Request
+    from ..options import PlayOptions
+    from ..session.meter import MeterKey
+    from .client import TableClient
+
+REFUSALS: dict[str, str] = {
+    "undo": "Undo is off at a shared table.",
+    "hint": "Hints are off at a shared table.",
+    "meter": "The clean-chance meter is off at a shared table.",
+}
+
+SEEN_AS = ("you", "West", "North", "East")
+"""How a turned seat is named in the table's notes."""
+
+
+# --- turning the table so that the seat is at the bottom -------------------------------------
+def _four(values: Sequence[Any], me: int) -> Any:
+    return tuple(values[(i + me) & 3] for i in range(4))
+
+
+def _seat(seat: int, me: int) -> int:
+    return (seat - me) & 3
+
+
+def _opt_seat(seat: int | None, me: int) -> int | None:
+    return None if seat is None else (seat - me) & 3
+
+
+def turn_trick(trick: Trick, me: int) -> Trick:
+    return Trick(_seat(trick.leader, me), trick.cards, _seat(trick.winner, me))
+
+
+def turn_rule(rule: DealRule | None, me: int) -> DealRule | None:
+    if rule is None or not rule.tiebreak:
+        return rule
+    return rule._replace(tiebreak=tuple(sorted(_seat(s, me) for s in rule.tiebreak)))
+
+
+def turn_state(state: TableState, me: int) -> TableState:
+    """A seat's state as drawn with that seat at the bottom."""
+    if me == 0:
+        return state
+    hands = state.hands_dealt
+    return state._replace(
+        seat=0, names=_four(state.names, me), levels=_four(state.levels, me),
+        dealer=_seat(state.dealer, me), totals=_four(state.totals, me),
+        plays=tuple(Play(_seat(p.seat, me), p.card, p.forced) for p in state.plays),
+        to_move=_opt_seat(state.to_move, me), thinking=_opt_seat(state.thinking, me),
+        on_show=None if state.on_show is None else turn_trick(state.on_show, me),
+        hands_dealt=None if hands is None else _four(hands, me),
+        tiebreak=tuple(sorted(_seat(s, me) for s in state.tiebreak)))
+
+
+def turn_news(news: News, me: int) -> News:
+    """A piece of news as told with the seat at the bottom."""
+    if me == 0:
+        return news
+    if isinstance(news, Played):
+        return news._replace(seat=_seat(news.seat, me))
+    if isinstance(news, TrickTaken):
+        return news._replace(trick=turn_trick(news.trick, me))
+    if isinstance(news, DealBegun):
+        return news._replace(dealer=_seat(news.dealer, me))
+    if isinstance(news, DealOver):
+        return news._replace(taken=_four(news.taken, me), points=_four(news.points, me),
+                             totals=_four(news.totals, me), rule=turn_rule(news.rule, me))
+    if isinstance(news, GameOver):
+        return news._replace(totals=_four(news.totals, me),
+                             losers=tuple(sorted(_seat(s, me) for s in news.losers)))
+    if isinstance(news, (BotFailed, SeatReplaced)):
+        return news._replace(seat=_seat(news.seat, me))
+    return news
+
+
+class DealSeen(NamedTuple):
+    """A deal as the seat knows it: every hand once it is over, else only its own."""
+
+    dealer: int
+    plays: tuple[Play, ...]
+    hands: tuple[tuple[Card, ...], ...] | None
+    hand: tuple[Card, ...]
+
+
+def build_game(deals: Sequence[DealSeen], *, planned: int, scoring: str,
+               players: Sequence[dict[str, Any]], seed: int | None = None,
+               incidents: Sequence[dict[str, Any]] = ()) -> Game:
+    """A game from the deals a seat knows, in order from the first: each finished one from
+    its hands as dealt and its plays; a deal in progress from the public plays and the seat's
+    own hand (the others' cards are not known: their hands are left empty)."""
+    built: list[Deal] = []
+    game: Game | None = None
+    for seen in deals:
+        rule = first_rule(scoring) if game is None else game.next_rule()
+        if seen.hands is not None:
+            deal = Deal.from_hands(seen.hands, seen.dealer)
+            deal.rule = rule
+            for play in seen.plays:
+                deal.play(play.card)
+        else:
+            state_like = _split(seen.plays, seen.dealer)
+            hands = [mask_of(seen.hand), 0, 0, 0]
+            deal = Deal.from_position(hands, seen.dealer, state_like[0], state_like[1],
+                                      state_like[2], rule)
+        built.append(deal)
+        game = Game.from_parts(deals_planned=planned, seed=seed, players=players, cut=None,
+                               first_dealer=built[0].dealer, deals=built,
+                               incidents=incidents if len(built) == len(deals) else (),
+                               scoring=scoring)
+    if game is None:
+        raise ValueError("no deal to build a game from")
+    return game
+
+
+def _split(plays: Sequence[Play], dealer: int) -> tuple[tuple[Trick, ...], tuple[Card, ...],
+                                                         int]:
+    state = TableState(seat=0, names=("", "", "", ""), levels=(None, None, None, None),
+                       deal_number=1, deals_planned=1, dealer=dealer, totals=(0, 0, 0, 0),
+                       hand=(), legal=(), plays=tuple(plays), to_move=None, turn=0,
+                       pace="bot_waits")
+    return state.tricks, state.trick, state.leader
+
+
+def turn_game(game: Game, me: int) -> Game:
+    """A finished (or any) game as seen from seat ``me``: that seat becomes seat 0."""
+    if me == 0:
+        return game
+    deals = [DealSeen(_seat(d.dealer, me),
+                      tuple(Play(_seat(p.seat, me), p.card, p.forced) for p in d.plays),
+                      _four([d.dealt_hand(s) for s in range(4)], me), ())
+             for d in game.deals]
+    incidents = [{**i, "seat": _seat(int(i["seat"]), me)} for i in game.incidents]
+    return build_game(deals, planned=game.deals_planned, scoring=game.scoring,
+                      players=_four(game.players, me), seed=game.seed, incidents=incidents)
+
+
+# --- the session ------------------------------------------------------------------------------
+class Frame(NamedTuple):
+    """What the table sent after one change: the news, then the seat's state (turned)."""
+
+    news: tuple[News, ...]
+    state: TableState
+
+
+Reconnect = Callable[[], Awaitable[bool]]
+
+
+class RemoteSession:
+    """A seat at a shared table, for the table screen (see the module's docstring).
+
+    ``client`` is connected and seated; ``on_finished`` is called once with the finished game
+    (turned: the player at seat 0) and gives where its record went; ``reconnect`` takes the
+    seat back after a lost link (True once seated again)."""
+
+    def __init__(self, client: TableClient, options: PlayOptions, *,
+                 on_finished: Callable[[Game], Path | None] | None = None,
+                 reconnect: Reconnect | None = None) -> None:
+        self.client = client
+        self.options = options
+        self.record_path: Path | None = None
+        self.me = client.seat or 0
+        self._on_finished = on_finished
+        self._reconnect = reconnect
+        self._news: list[News] = []  # the news of the frame being read
+        self._queue: deque[Frame] = deque()  # frames heard, not shown yet
+        self._shown: TableState | None = None
+        self._deals: dict[int, DealSeen] = {}  # finished deals, by number
+        self._last_trick: Trick | None = None
+        self._on_show: Trick | None = None
+        self._show_token = 0
+        self._landing = False  # another seat's card just landed: the next waits a moment
+        self._land_token = 0
+        self._watching = True
+        self._told_turn = -1
+        self._forced_turn = -1
+        self._sent_turn = -1  # the turn a card was sent for (sent once)
+        self._went_on = 0  # the deal after which the table was asked for the next one
+        self._summary_for = 0
+        self._record: dict[str, Any] | None = None
+        self._finished = False
+        self._closed = False
+        self._changed = False  # a position was shown since the screen last heard
+        self._lost = False
+        self._game: tuple[tuple[int, int, int], Game] | None = None
+        self._outbox: deque[tuple[Action, int]] = deque()
+        self._sender: asyncio.Task[None] | None = None
+        if client.state is not None:
+            self._shown = turn_state(client.state, self.me)
+
+    # --- what the seat may see ------------------------------------------------------------
+    async def ready(self, timeout: float = 30.0) -> bool:
+        """Read until the table has sent the seat's first state (the game has started);
+        False when the connection closed first."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while self._shown is None:
+            message = await self.client.receive(max(0.1, end - loop.time()))
+            if message is None:
+                return False
+            if isinstance(message, TableState):
+                self._shown = turn_state(message, self.me)
+                self._news = []
+            elif isinstance(message, tuple):
+                self._news.append(turn_news(message, self.me))  # type: ignore[arg-type]
+        return True
+
+    def state(self) -> TableState:
+        shown = self._shown
+        if shown is None:
+            raise RuntimeError("the table has sent no position yet (await ready())")
+        if self._on_show is not None:
+            return shown._replace(pace="trick_on_show", on_show=self._on_show)
+        if shown.pace == "your_turn" and self._forced_turn == shown.turn:
+            return shown._replace(pace="forced", forced=shown.legal[0])
+        return shown
+
+    @property
+    def game(self) -> Game:
+        """The game so far as this seat knows it (rebuilt from its finished deals and the
+        deal in progress; the record's game once it is over)."""
+        state = self.state()
+        key = (state.deal_number, len(state.plays), len(self._deals))
+        if self._game is not None and self._game[0] == key:
+            return self._game[1]
+        game = self._build(state)
+        self._game = (key, game)
+        return game
+
+    def _build(self, state: TableState) -> Game:
+        if self._record is not None:
+            try:
+                return turn_game(Game.from_record(self._record), self.me)
+            except (ValueError, KeyError, TypeError):
+                pass  # rebuilt from what was seen, below
+        players = [{"name": state.names[s], "kind": "human" if state.levels[s] is None
+                    else "bot", **({"bot": state.levels[s]} if state.levels[s] else {})}
+                   for s in range(4)]
+        known = [self._deals.get(n) for n in range(1, state.deal_number)]
+        if any(d is None for d in known):  # joined again: the earlier deals were not seen
+            known = []
+        seen = [d for d in known if d is not None]
+        if state.hands_dealt is not None:
+            seen.append(DealSeen(state.dealer, state.plays, state.hands_dealt, state.hand))
+        else:
+            seen.append(DealSeen(state.dealer, state.plays, None, state.hand))
+        return build_game(seen, planned=state.deals_planned, scoring=state.scoring,
+                          players=players)
+
+    def view(self) -> PlayerView:
+        state = self.state()
+        return PlayerView(
+            seat=0, hand=state.hand, legal=state.legal, trick=state.trick,
+            leader=state.leader, tricks=state.tricks, taken=state.taken,
+            hand_sizes=state.hand_sizes, dealer=state.dealer, deal_number=state.deal_number,
+            deals_planned=state.deals_planned, totals=state.totals, to_move=state.to_move,
+            rule=DealRule(state.scoring, state.pool, state.tiebreak, state.deal_number == 1))
+
+    def last_trick(self) -> Trick | None:
+        tricks = self.state().tricks
+        return tricks[-1] if tricks else self._last_trick
+
+    @property
+    def on_show(self) -> Trick | None:
+        return self._on_show
+
+    @property
+    def thinking(self) -> int | None:
+        return None if self._on_show is not None else self.state().thinking
+
+    challenge: str | None = None
+    help_allowed = False
+    meter_on = False
+    meter: MeterReading | None = None
+
+    def help_refused(self, what: str) -> str | None:
+        return REFUSALS.get(what)
+
+    def help_used(self) -> str:
+        return "nothing"
+
+    def can_undo(self) -> bool:
+        return False
+
+    def bot_to_move(self) -> bool:
+        return self.state().pace == "bot_waits"
+
+    # --- play ---------------------------------------------------------------------------------
+    def told_so_far(self, notes: Sequence[DriverEvent] = ()) -> list[gs.Out]:
+        """The deal so far, as news (the seat sat down, or came back, in the middle of it)."""
+        state = self.state()
+        out: list[gs.Out] = []
+        tricks = iter(state.tricks)
+        clean = [True] * 4
+        for n, play in enumerate(state.plays, 1):
+            out.append(Played(play.seat, play.card, play.forced))
+            if n % 4 == 0:
+                trick = next(tricks)
+                out.append(TrickTaken(trick, clean[trick.winner]))
+                clean[trick.winner] = False
+        return out
+
+    def begin(self) -> list[gs.Out]:
+        return []
+
+    def start(self) -> list[gs.Out]:
+        return self._release()
+
+    def act(self, action: Action) -> list[gs.Out]:
+        if isinstance(action, PlayCard):
+            return self._play(action.card)
+        if isinstance(action, GoOn):
+            return self._go_on()
+        if isinstance(action, Undo):
+            return [Refused("undo", REFUSALS["undo"])]
+        if isinstance(action, AskHint):
+            return [Refused("hint", REFUSALS["hint"])]
+        if isinstance(action, SetMeter):
+            return [Refused("meter", REFUSALS["meter"])]
+        if isinstance(action, Quit):
+            self._send(action)
+            return []
+        raise TypeError(f"not an action: {action!r}")
+
+    def _play(self, card: Card) -> list[gs.Out]:
+        if self._on_show is not None:
+            return self._put_away()
+        state = self.state()
+        if state.pace not in ("your_turn", "forced"):
+            whose = state.to_move
+            if whose is None:
+                return []
+            return [Refused("play", f"Wait: it is {state.names[whose]}'s turn.", card)]
+        if card not in state.legal:
+            led = state.trick[0].suit if state.trick else None
+            if card in state.hand and led is not None:
+                return [Refused("play", "it does not follow the suit led", card, int(led))]
+            return [Refused("play", "it is not in your hand", card)]
+        if self._sent_turn == state.turn:
+            return []  # sent already: its answer is on the way
+        self._sent_turn = state.turn
+        self._forced_turn = -1
+        self._send(action=PlayCard(card), turn=state.turn)
+        return []
+
+    def _go_on(self) -> list[gs.Out]:
+        if self._on_show is not None:
+            return self._put_away()
+        heard = self.client.state
+        if heard is not None and heard.pace == "deal_over" and \
+                self._went_on < heard.deal_number:
+            self._went_on = heard.deal_number
+            self._send(GoOn(), heard.turn)
+        return self._release()
+
+    def advance(self) -> list[gs.Out]:
+        return self._release()
+
+    def set_watching(self, watching: bool) -> list[gs.Out]:
+        self._watching = watching
+        return self._release() if watching else []
+
+    def timer_done(self, token: tuple[str, int]) -> list[gs.Out]:
+        kind, number = token
+        if kind == "trick" and number == self._show_token and self._on_show is not None:
+            return self._put_away()
+        if kind == "land" and number == self._land_token and self._landing:
+            self._landing = False
+            return self._release()
+        if kind == "forced" and number == self._forced_turn:
+            state = self.state()
+            if state.pace == "forced" and self._watching:
+                return self._play(state.legal[0])
+            self._forced_turn = -1
+        return []
+
+    def _put_away(self) -> list[gs.Out]:
+        self._on_show = None
+        return self._release()
+
+    def _release(self) -> list[gs.Out]:
+        """Show the frames heard, one after another at the table's pace, then whatever the
+        position shown asks for (the player's turn, the deal's summary, the game's end)."""
+        out: list[gs.Out] = []
+        while self._queue and self._watching and self._on_show is None \
+                and not self._landing:
+            out.extend(self._apply(self._queue.popleft()))
+        if self._on_show is not None or not self._watching or self._shown is None:
+            return out
+        state = self._shown
+        if state.pace == "game_over":
+            if self._record is not None and not self._finished and not self._queue:
+                self._finished = True
+                if self._on_finished is not None:
+                    self.record_path = self._on_finished(self.game)
+                out.append(gs.GameFinished())
+        elif state.pace == "deal_over":
+            if self._summary_for < state.deal_number and not self._queue:
+                self._summary_for = state.deal_number
+                out.append(gs.DealSummary())
+        elif state.pace == "your_turn" and self._told_turn != state.turn and not self._queue:
+            self._told_turn = state.turn
+            out.append(gs.YourTurn(state.turn))
+            if self.options.auto_play and len(state.legal) == 1:
+                self._forced_turn = state.turn
+                delay = AUTO_PLAY_DELAY.get(self.options.speed, AUTO_PLAY_DELAY["normal"])
+                out += [gs.ForcedSoon(state.legal[0]), gs.Wait(delay, ("forced", state.turn))]
+        return out
+
+    def _apply(self, frame: Frame) -> list[gs.Out]:
+        out: list[gs.Out] = list(frame.news)
+        self._shown = state = frame.state
+        self._game = None
+        self._changed = True
+        if state.hands_dealt is not None:
+            self._deals[state.deal_number] = DealSeen(state.dealer, state.plays,
+                                                      state.hands_dealt, ())
+        won = [n.trick for n in frame.news if isinstance(n, TrickTaken)]
+        if won:
+            self._last_trick = won[-1]
+            out.extend(self._show(won[-1]))
+        elif any(isinstance(n, Played) and n.seat != 0 for n in frame.news):
+            pause = PAUSES.get(self.options.speed, PAUSES["normal"])[0]
+            if pause > 0:
+                self._landing = True
+                self._land_token += 1
+                out.append(gs.Wait(pause, ("land", self._land_token)))
+        return out
+
+    def _show(self, trick: Trick) -> list[gs.Out]:
+        self._show_token += 1
+        if self.options.trick_pause == "key":
+            self._on_show = trick
+            return [gs.ShowTrick(trick, None)]
+        pause = PAUSES.get(self.options.speed, PAUSES["normal"])[1]
+        if pause <= 0:
+            return []
+        self._on_show = trick
+        return [gs.ShowTrick(trick, pause), gs.Wait(pause, ("trick", self._show_token))]
+
+    # --- the network ------------------------------------------------------------------------
+    def _send(self, action: Action, turn: int | None = None) -> None:
+        """Send an action (in order, one after another)."""
+        self._outbox.append((action, self.state().turn if turn is None else turn))
+        if self._sender is None or self._sender.done():
+            self._sender = asyncio.get_running_loop().create_task(self._drain())
+
+    async def _drain(self) -> None:
+        while self._outbox:
+            action, turn = self._outbox.popleft()
+            await self.client.act(action, turn)
+
+    async def pushed(self) -> list[gs.Out] | None:
+        """What the table said by itself, shown at the table's pace; None once the game is
+        over (its record came) or the seat cannot be taken back."""
+        from .client import JoinError
+
+        while not self._closed:
+            try:
+                message = await self.client.receive()
+            except JoinError as exc:
+                self._closed = True
+                return [gs.TableNote(exc.reason, warn=True, status=True)]
+            if message is None:
+                return await self._link_lost()
+            out = self._heard(message)
+            if out or self._changed:
+                self._changed = False
+                return out  # (drawn even when empty: the position shown changed)
+        return None
+
+    def _heard(self, message: object) -> list[gs.Out]:
+        if isinstance(message, TableState):
+            self._queue.append(Frame(tuple(self._news), turn_state(message, self.me)))
+            self._news = []
+            return self._release()
+        if isinstance(message, tuple):
+            self._news.append(turn_news(message, self.me))  # type: ignore[arg-type]
+            return []
+        if not isinstance(message, dict):
+            return []
+        kind = message.get("type")
+        if kind == "record":
+            self._record = message.get("record")
+            return self._release()
+        if kind in ("refused", "error"):
+            return [Refused("play", f"The table refused: {message.get('reason')}")]
+        if kind in ("seats", "lobby"):
+            return [note for event in message.get("events") or []
+                    if (note := self._note(event, message)) is not None]
+        return []
+
+    def _note(self, event: dict[str, Any], message: dict[str, Any]) -> gs.TableNote | None:
+        seat = event.get("seat")
+        if not isinstance(seat, int) or not 0 <= seat <= 3 or seat == self.me:
+            return None
+        seats = message.get("seats") or []
+        name = str(seats[seat].get("name") if seat < len(seats) else "") or SEEN_AS[
+            _seat(seat, self.me)]
+        where = SEEN_AS[_seat(seat, self.me)]
+        kind = event.get("kind")
+        if kind == "away":
+            return gs.TableNote(f"{name} ({where}) lost the link: the table waits for them "
+                                f"{event.get('wait', 60):g} s, then a bot plays for them.",
+                                warn=True)
+        if kind == "stand_in":
+            return gs.TableNote(f"A {event.get('bot')} bot plays for {name} ({where}) until "
+                                "they are back.", warn=True)
+        if kind == "back":
+            return gs.TableNote(f"{name} ({where}) is back at the table.")
+        if kind == "joined":
+            return gs.TableNote(f"{name} sits at {where}.")
+        return None
+
+    async def _link_lost(self) -> list[gs.Out] | None:
+        """The connection closed: the game is over, the seat was taken from elsewhere, or
+        the link is lost (say so, then take the seat back)."""
+        if self._record is not None:
+            self._closed = True
+            return None
+        ws = getattr(self.client, "ws", None)
+        code = getattr(ws, "close_code", None)
+        if code in (1000, 4000):
+            self._closed = True
+            return [gs.TableNote("You left the table: the same nil-tui join brings you back."
+                                 if code == 1000 else "This seat was taken from another "
+                                 "terminal.", warn=True, status=True)]
+        if not self._lost:
+            self._lost = True
+            return [gs.TableNote("Connection lost, rejoining...", warn=True, status=True)]
+        if self._reconnect is not None and await self._reconnect():
+            self._lost = False
+            self._sent_turn = -1  # a card sent as the link went may be lost: it may go again
+            self._told_turn = -1
+            self._news = []
+            return [gs.TableNote("Back at the table.", status=True)]
+        self._closed = True
+        return [gs.TableNote("The table cannot be reached any more: the same nil-tui join "
+                             "brings you back.", warn=True, status=True)]
+
+    # --- what only a game played here has ------------------------------------------------------
+    def decide(self, request: Request) -> Decision:
+        raise TypeError("the bots of a shared table play at the table")
+
+    def bot_decided(self, decision: Decision) -> list[gs.Out]:
+        return []
+
+    def bot_lost(self, request: Request) -> list[gs.Out]:
+        return []
+
+    def hint_found(self, turn: int, card: Card, reason: str) -> list[gs.Out]:
+        return []
+
+    def meter_estimated(self, key: MeterKey, chance: float | None) -> list[gs.Out]:
+        return []
+
+
+__all__ = ["REFUSALS", "DealSeen", "RemoteSession", "build_game", "turn_game", "turn_news",
+           "turn_state"]
