@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from .saving import Keeper
 
 
-def _quietly(close: Callable[[], object]) -> None:
+def quietly(close: Callable[[], object]) -> None:
     try:
         close()
     except Exception:  # noqa: BLE001, S110 - stopping must never fail the caller
@@ -143,8 +143,8 @@ class References:
         if process is None or (date is not None and process.date != date):
             return
         self._process = None
-        threading.Thread(target=_quietly, args=(process.stop,), daemon=True,
+        threading.Thread(target=quietly, args=(process.stop,), daemon=True,
                          name="nil-tui-close").start()
 
 
-__all__ = ["References"]
+__all__ = ["References", "quietly"]

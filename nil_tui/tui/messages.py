@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual.message import Message
 
 from ..driver import Decision, Request
 from ..engine import Card
+
+if TYPE_CHECKING:
+    from ..challenge import ReferenceNews
 
 
 class BotDecided(Message):
@@ -41,3 +45,12 @@ class GameKept(Message):
     def __init__(self, path: Path) -> None:
         super().__init__()
         self.path = path
+
+
+class ReferenceNewsArrived(Message):
+    """The process working out a challenge's reference said something (from its thread)."""
+
+    def __init__(self, date: str, news: ReferenceNews) -> None:
+        super().__init__()
+        self.date = date
+        self.news = news

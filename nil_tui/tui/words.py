@@ -62,3 +62,10 @@ def resume_point(record: dict[str, Any]) -> str:
     if game.deal.is_over:
         return f"deal {len(game.deals) + 1} of {game.deals_planned}"
     return f"deal {len(game.deals)} of {game.deals_planned}"
+
+
+def describe_saved(record: dict[str, Any]) -> str:
+    """The saved game in a few words: "deal 3 of 8, started 2026-11-30" (the deal it goes
+    on with)."""
+    created = str(record.get("created", ""))[:10]
+    return resume_point(record) + (f", started {created}" if created else "")

@@ -1,0 +1,139 @@
+"""Opening a game on screen: what the session's :class:`~nil_tui.session.home.Home` decided
+(resume, replace, a challenge's result, a new game), carried out with the app's screens and
+dialogs; the question before a saved game is replaced; the plugin bots seated (their
+processes start in a thread; for each that cannot start the player chooses a level); then the
+table. The decisions are the home's: here they are only shown."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.markup import escape
+
+from ..driver import short_text
+from ..engine import SEAT_NAMES
+from ..session.home import Play, Refused, ShowChallenge, StartNew
+
+if TYPE_CHECKING:
+    from ..driver import DriverEvent
+    from ..engine import Game
+    from ..options import PlayOptions
+    from ..session.game_session import GameSession
+    from ..session.home import Step
+    from .app import NilApp
+
+
+def carry_out(app: NilApp, step: Step) -> bool:
+    """Show the notices of a step, then what it opens; False when nothing opened."""
+    for notice in step.notices:
+        app.notify(escape(notice.text), severity=notice.severity, timeout=notice.timeout)
+    if isinstance(step, Play):
+        play(app, step.game)
+    elif isinstance(step, ShowChallenge):
+        app.show_challenge(step.game, step.path, played=step.played)
+    elif isinstance(step, StartNew):
+        start_game(app, step.options, replace_saved=step.replace_saved)
+    elif isinstance(step, Refused):
+        if step.back:
+            back_to_setup(app)
+        return False
+    return True
+
+
+def start_game(app: NilApp, options: PlayOptions, *, replace_saved: bool = False) -> None:
+    """A new game with these options. An unfinished saved game is never replaced silently:
+    the player chooses to resume it, keep it in history and start anew, or cancel."""
+    if not replace_saved and not app.home.store_later:  # a first run has no saved game
+        saved = app.home.saved()
+        if saved is not None:
+            from ..challenge import record_date
+            from .screens.dialogs import ReplaceSaved
+            from .words import describe_saved
+
+            app.push_screen(ReplaceSaved(describe_saved(saved[0]),
+                                         saved_challenge=record_date(saved[0]),
+                                         new_challenge=options.challenge),
+                            lambda answer: _replace_answer(app, answer, options))
+            return
+    play(app, app.home.new_game(options, app.theme))
+
+
+def _replace_answer(app: NilApp, answer: str | None, options: PlayOptions) -> None:
+    if answer == "resume":
+        if not carry_out(app, app.home.resume(look=options)):
+            back_to_setup(app)
+    elif answer == "new":
+        carry_out(app, app.home.replace_saved(options))
+    else:
+        back_to_setup(app)
+
+
+def back_to_setup(app: NilApp) -> None:
+    """Setup, unless it is already the screen underneath."""
+    from .screens.setup import SetupScreen
+
+    if not isinstance(app.screen, SetupScreen):
+        app.open_setup()
+
+
+def play(app: NilApp, game: Game) -> None:
+    """Seat the bots of a new or resumed game, then show its table."""
+    from ..session.starting import plugin_seats
+
+    session = app.home.open(game, save_problem=lambda: app.save_problem)
+    app.apply_look(app.options)
+    if game.challenge is not None:
+        app.title = f"Daily challenge {game.challenge['date']}"
+        app.want_reference(game)
+    else:
+        app.title = app.TITLE
+    plugins = plugin_seats(game)
+    if plugins:
+        seat_plugins(app, session, plugins)
+    else:
+        show_table(app, session)
+
+
+def show_table(app: NilApp, session: GameSession, notes: tuple[DriverEvent, ...] = ()) -> None:
+    from .screens.table import TableScreen
+
+    app.home.seated(session)
+    app.replace_stack(TableScreen(session, notes))
+
+
+def seat_plugins(app: NilApp, session: GameSession, seats: list[int]) -> None:
+    """Start the plugin bots of ``seats`` (in a thread: it takes a moment), ask the player
+    for a substitute for each that fails, then show the table with the notes of the
+    substitutions, unless another game started meanwhile."""
+
+    def open_them() -> None:
+        failed = [(seat, error) for seat in seats
+                  if (error := session.driver.open_seat(seat)) is not None]
+        app.call_from_thread(substitute, failed, ())
+
+    def substitute(failed: list[tuple[int, Exception]], notes: tuple[DriverEvent, ...]) -> None:
+        if session is not app.session:
+            return  # another game started meanwhile
+        if not failed:
+            show_table(app, session, notes)
+            return
+        from ..driver import SUBSTITUTE
+        from .screens.dialogs import ChooseSubstitute
+
+        driver = session.driver
+        (seat, error), rest = failed[0], failed[1:]
+        spec = driver.spec_of(seat) or ""
+
+        def chosen(level: str | None) -> None:
+            level = level or SUBSTITUTE
+            note = driver.replace_bot(seat, level, f"{spec} could not start "
+                                      f"({short_text(error)}); {level} plays for it, as chosen")
+            substitute(rest, (*notes, note))
+
+        app.push_screen(ChooseSubstitute(SEAT_NAMES[seat], spec, short_text(error)), chosen)
+
+    app.run_worker(open_them, thread=True, exclusive=True, group="plugins",
+                   name="open_plugins")
+
+
+__all__ = ["back_to_setup", "carry_out", "play", "seat_plugins", "show_table", "start_game"]
