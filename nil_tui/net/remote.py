@@ -60,6 +60,8 @@ REFUSALS: dict[str, str] = {
     "meter": "The clean-chance meter is off at a shared table.",
 }
 
+LOST = "Connection lost, rejoining..."
+
 SEEN_AS = ("you", "West", "North", "East")
 """How a turned seat is named in the table's notes."""
 
@@ -385,6 +387,8 @@ class RemoteSession:
             if card in state.hand and led is not None:
                 return [Refused("play", "it does not follow the suit led", card, int(led))]
             return [Refused("play", "it is not in your hand", card)]
+        if self._lost:  # kept for when the seat is back
+            return [gs.TableNote(LOST, warn=True, status=True, log=False)]
         if self._sent_turn == state.turn:
             return []  # sent already: its answer is on the way
         self._sent_turn = state.turn
@@ -454,6 +458,8 @@ class RemoteSession:
                 self._forced_turn = state.turn
                 delay = AUTO_PLAY_DELAY.get(self.options.speed, AUTO_PLAY_DELAY["normal"])
                 out += [gs.ForcedSoon(state.legal[0]), gs.Wait(delay, ("forced", state.turn))]
+        if self._lost and out:  # the status line keeps saying so until the seat is back
+            out.append(gs.TableNote(LOST, warn=True, status=True, log=False))
         return out
 
     def _apply(self, frame: Frame) -> list[gs.Out]:
@@ -576,7 +582,7 @@ class RemoteSession:
                                  "terminal.", warn=True, status=True)]
         if not self._lost:
             self._lost = True
-            return [gs.TableNote("Connection lost, rejoining...", warn=True, status=True)]
+            return [gs.TableNote(LOST, warn=True, status=True)]
         if self._reconnect is not None and await self._reconnect():
             self._lost = False
             self._sent_turn = -1  # a card sent as the link went may be lost: it may go again

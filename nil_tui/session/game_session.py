@@ -151,6 +151,7 @@ class TableNote(NamedTuple):
     text: str
     warn: bool = False
     status: bool = False
+    log: bool = True  # (False: said on the status line again, logged once already)
 
 
 Effect = (AskBot | Wait | ShowTrick | ForcedSoon | YourTurn | FindHint | EstimateMeter

@@ -262,7 +262,8 @@ class TableScreen(TableWork):
             self._show_south()
         elif isinstance(item, gs.TableNote) and item.status:
             self.status(item.text, warn=item.warn)
-            self.log_line(Text(item.text, style="yellow" if item.warn else "cyan"))
+            if item.log:
+                self.log_line(Text(item.text, style="yellow" if item.warn else "cyan"))
         elif isinstance(item, DealBegun):
             self.log_line(words.deal_start_line(self.session.state()))
         else:
