@@ -36,7 +36,12 @@ STOP_WAIT = 3.0  # seconds a closing tab's process may take (its own watchdog en
 SETTLE_WAIT = 4.0  # seconds a new tab waits for closing tabs' processes to end
 TOKEN_BYTES = 24  # 192 bits
 RETRY = 3  # seconds before a page turned away for want of a free table asks again
-HEARTBEAT = 5.0  # seconds between pings: a lost connection is noticed within about twice this
+HEARTBEAT = 5.0
+"""Seconds of quiet before a tab's websocket is pinged; with no pong HEARTBEAT / 2 later the
+tab counts as closed (aiohttp's ``heartbeat``): a link that died without a word (a cable
+pulled, a laptop asleep) is noticed within about 8.5 s, and its app saves and ends as for a
+closed tab. textual-serve's own server fixes 15 s (about 23 s); this server makes its own
+``WebSocketResponse`` (:meth:`TableServer.websocket`), so it is set here."""
 EXIT_USAGE = 2
 LOOPBACK_NAMES = ("localhost", "localhost.localdomain", "ip6-localhost")
 
