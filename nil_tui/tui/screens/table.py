@@ -141,6 +141,8 @@ class TableScreen(TableWork):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
+        if not self.query(TrickView):
+            return  # replaced before it was shown (a key typed twice in setup, say)
         self.query_one(TrickView).look = self.look
         self.query_one(Hand).look = self.look
         self.set_focus(self.query_one(Hand))
