@@ -121,31 +121,25 @@ def reference_points(date: str, progress: Callable[[int, int], object] | None = 
     so, None is returned. ``opener`` (tests) opens the bots instead of the built-in levels
     without a cap; ``deals`` (tests) plays only the first deals."""
     from .driver import GameDriver, default_opener
+    from .engine import DealEnded, TrickWon
 
     game = reference_game(date)
     planned = CHALLENGE_DEALS if deals is None else max(1, min(deals, CHALLENGE_DEALS))
     total = TRICKS * planned
     points: list[int] = []
+
+    def heard(event: object) -> None:
+        if isinstance(event, TrickWon) and progress is not None:
+            progress(len(points) * TRICKS + (
+                TRICKS if game.deal.is_over else len(game.deal.tricks)), total)
+        elif isinstance(event, DealEnded):
+            points.append(event.points[0])
+
     with GameDriver(game, opener=opener or default_opener(time_cap=None)) as driver:
         if progress is not None:
             progress(0, total)
-        while True:
-            while game.phase is Phase.PLAYING:
-                if should_stop is not None and should_stop():
-                    return None
-                request = driver.request()
-                if request is None:  # cannot happen: every seat is a bot
-                    raise RuntimeError("the reference game has no bot to move")
-                tricks = len(game.deal.tricks)
-                driver.apply(driver.decide(request))
-                if progress is not None and len(game.deal.tricks) != tricks:
-                    done = len(points) * TRICKS + (
-                        TRICKS if game.deal.is_over else len(game.deal.tricks))
-                    progress(done, total)
-            points.append(game.deal.points[0])
-            if len(points) >= planned or game.phase is Phase.GAME_OVER:
-                return points
-            driver.next_deal()
+        driver.run(heard, deals=planned, should_stop=should_stop)
+    return None if game.phase is Phase.PLAYING else points
 
 
 def valid_reference(value: object, deals: int = CHALLENGE_DEALS) -> list[int] | None:

@@ -393,20 +393,26 @@ class GameDriver:
         if self._save is not None:
             self._save(self.game)
 
-    def run(self, on_event: Callable[[DriverEvent], object] | None = None) -> Game:
-        """Play the game to its end when every seat is a bot (``simulate``)."""
+    def run(self, on_event: Callable[[DriverEvent], object] | None = None, *,
+            deals: int | None = None, should_stop: Callable[[], bool] | None = None) -> Game:
+        """Play the game when every seat is a bot (``simulate``, the daily challenge's
+        reference game): to its end, or to the end of deal ``deals``. ``on_event`` hears what
+        happened; ``should_stop`` is asked before each card, and when it says so the game is
+        left where it is (still in play)."""
         if any(self.is_human(s) for s in range(4)):
             raise ValueError("run() plays bots only; this game has a person at the table")
         game = self.game
         while True:
             while game.phase is Phase.PLAYING:
+                if should_stop is not None and should_stop():
+                    return game
                 request = self.request()
                 assert request is not None
                 events = self.apply(self.decide(request))
                 if on_event is not None and events:
                     for event in events:
                         on_event(event)
-            if game.phase is Phase.GAME_OVER:
+            if game.phase is Phase.GAME_OVER or (deals is not None and game.deal_number >= deals):
                 return game
             self.next_deal()
 

@@ -191,6 +191,19 @@ def test_run_refuses_a_game_with_a_person() -> None:
         GameDriver(Game(1, 1, players=PEOPLE), opener=Opener()).run()
 
 
+def test_run_plays_the_deals_asked_for_and_stops_when_told() -> None:
+    """The one play loop of bots-only games (simulate, the challenge's reference game)."""
+    game = Game(3, 5, players=BOTS)
+    with GameDriver(game, opener=Opener()) as d:
+        d.run(deals=2)
+    assert game.deal_number == 2 and game.deal.is_over and game.phase is not Phase.GAME_OVER
+    asked: list[int] = []
+    game = Game(3, 5, players=BOTS)
+    with GameDriver(game, opener=Opener()) as d:
+        d.run(should_stop=lambda: asked.append(1) or len(asked) > 5)
+    assert len(game.deal.plays) == 5 and game.phase is Phase.PLAYING
+
+
 def test_undo_takes_back_your_card_and_the_bots_after_it_and_they_answer_the_same() -> None:
     game = Game(1, 8, players=PEOPLE, dealer=0)  # West leads: three bots, then you
     d = GameDriver(game, opener=Opener())
