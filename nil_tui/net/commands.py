@@ -103,6 +103,9 @@ def add_parsers(sub: Any) -> None:
                       help="the seat you ask for (S, W, N, E; default: the next free one)")
     join.add_argument("--cafile", default=None, metavar="FILE",
                       help="trust this certificate (a table with its own TLS certificate)")
+    join.add_argument("--text", action="store_true",
+                      help="play in plain lines of text instead of the table screen (the "
+                      "default when no terminal is attached)")
     join.add_argument("--auto", type=seconds, nargs="?", const=0.0, default=None,
                       metavar="SECONDS", help="play random legal cards by itself, after "
                       "SECONDS each (default 0: at once), for testing a table")
@@ -117,6 +120,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.command == "host":
             return asyncio.run(_host(args))
+        if _on_screen(args):
+            return _join_on_screen(args)
         return asyncio.run(_join(args))
     except InviteError as exc:
         raise UsageError(str(exc)) from None
@@ -175,6 +180,34 @@ async def _host(args: argparse.Namespace) -> int:
 
 
 # --- join ------------------------------------------------------------------------------------
+def _on_screen(args: argparse.Namespace) -> bool:
+    """Whether ``join`` shows the table screen: on a terminal, unless asked for lines of
+    text (``--text``) or for cards played by themselves (``--auto``)."""
+    import sys
+
+    if getattr(args, "text", False) or getattr(args, "auto", None) is not None:
+        return False
+    try:
+        return sys.stdin.isatty() and sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _join_on_screen(args: argparse.Namespace) -> int:
+    import ssl
+
+    from ..tui.remote_table import JoinRequest, join_app
+    from .keys import parse_invite
+
+    invite = parse_invite(args.invite)
+    tls = None
+    if invite.tls:
+        tls = ssl.create_default_context(cafile=args.cafile)
+        if args.cafile:
+            tls.check_hostname = False  # the table's own certificate, trusted by file
+    return join_app(JoinRequest(invite, args.name, args.seat, tls, _home()))
+
+
 async def _join(args: argparse.Namespace) -> int:
     import ssl
 

@@ -179,7 +179,7 @@ def test_two_people_in_two_terminals_across_the_network_with_two_bots(
     other = join(net, tmp_path / "b", invite, "Bob", "0")
     try:
         status, shown, typed = play_typed(
-            [*net.run_in(net.client_ns), *command("join", invite, "--name", "Tess")],
+            [*net.run_in(net.client_ns), *command("join", invite, "--text", "--name", "Tess")],
             tmp_path / "tess")
         assert status == 0, shown[-2000:]
         assert other.wait(120) == 0

@@ -94,7 +94,7 @@ def test_a_person_types_their_cards_into_join_in_a_terminal(tmp_path: Path) -> N
     server, invite = host(tmp_path / "host", "--players", "1", "--deals", "1", "--seed", "8")
     pid, fd = pty.fork()
     if pid == 0:  # the child: nil-tui join in a terminal
-        args = command("join", invite, "--name", "Tess")
+        args = command("join", invite, "--text", "--name", "Tess")
         os.execvpe(args[0], args, env_for(tmp_path / "tess"))
     out = b""
     typed = 0

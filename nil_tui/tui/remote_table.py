@@ -1,0 +1,138 @@
+"""A seat at a shared table on the table screen: the same screen as a game played here, drawn
+from what the table sends (:class:`~nil_tui.net.remote.RemoteSession`).
+
+:func:`show_remote_table` is called once the game has started (from the lobby, or at once for
+a player who comes back); :func:`join_app` is ``nil-tui join`` on a terminal.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .app import NilApp
+
+if TYPE_CHECKING:
+    import ssl
+
+    from ..engine import Game
+    from ..net.client import TableClient
+    from ..net.keys import Invite
+
+
+def show_remote_table(app: NilApp, client: TableClient, *, home: Path | None = None) -> None:
+    """Show the table screen for ``client``'s seat (connected and seated; the lobby may have
+    read up to the game's start). Call from the app's loop; it returns at once, and the table
+    is shown as soon as the table has sent the seat's position."""
+    app.run_worker(_open(app, client, home), group="remote-table", exclusive=True)
+
+
+async def _open(app: NilApp, client: TableClient, home: Path | None) -> None:
+    from ..net.remote import RemoteSession
+    from .screens.table import TableScreen
+
+    session = RemoteSession(client, app.home.load_options(), on_finished=_keeper(app),
+                            reconnect=lambda: reconnect(client))
+    if not await session.ready():
+        app.notify("The table closed the connection before the game started.",
+                   severity="error", timeout=10)
+        return
+    app.replace_stack(TableScreen(session))
+
+
+def _keeper(app: NilApp) -> Any:
+    """Keep a finished game in the player's history, the other people named."""
+
+    def keep(game: Game) -> Path | None:
+        record = game.to_record()
+        others = [str(p.get("bot") or p.get("name")) for p in record["players"][1:]]
+        kept: Path | None = app.home.keeper.guarded(
+            "keep the finished game",
+            lambda: app.store.finish_game(record, {"table": True, "bots": others}), None)
+        return kept
+
+    return keep
+
+
+async def reconnect(client: TableClient, tries: int = 120) -> bool:
+    """Take the seat back with its key after a lost link, trying for a while (the link may
+    come back: a laptop wakes, a cable is put back); False when the table refuses or cannot
+    be reached."""
+    from ..net.client import JoinError
+
+    delay = 0.5
+    for _ in range(tries):
+        await asyncio.sleep(delay)
+        try:
+            await client.connect()
+            return True
+        except JoinError as exc:
+            if exc.code in ("unknown_key", "not_invited", "wrong_version", "started"):
+                return False
+        delay = min(delay * 2, 5.0)
+    return False
+
+
+# --- nil-tui join on a terminal ----------------------------------------------------------------
+@dataclass
+class JoinRequest:
+    invite: Invite
+    name: str | None
+    seat: int | None
+    tls: ssl.SSLContext | None
+    home: Path
+
+
+class JoinApp(NilApp):
+    """The app for ``nil-tui join``: it sits at the table, then shows its lobby and its
+    table (with game over and the record kept in the player's history)."""
+
+    def __init__(self, request: JoinRequest) -> None:
+        super().__init__("join")
+        self.request = request
+
+    def _begin(self) -> None:
+        from dataclasses import replace
+
+        from .ascii import use_ascii
+
+        self.options = replace(self.home.load_options(), from_setup=False)
+        use_ascii(self, self.options.ascii)
+        self.run_worker(self._join(), group="remote-table", exclusive=True)
+        self._check_size()
+
+    async def _join(self) -> None:
+        from ..net.client import TableClient
+        from ..net.commands import _connect
+        from ..net.keys import kept_key
+
+        request = self.request
+        kept = kept_key(request.home, request.invite)
+        client = TableClient(request.invite, name=request.name, key=kept[0] if kept else None,
+                             seat=request.seat, tls=request.tls)
+        problem = await _connect(client, request.home, kept is not None)
+        if problem is not None:
+            self.exit(1, message=f"nil-tui join: {problem}")
+            return
+        try:
+            from .together import show_lobby  # type: ignore[import-not-found,unused-ignore]
+        except ImportError:
+            show_remote_table(self, client, home=request.home)
+            return
+        show_lobby(self, client, invite=str(request.invite), home=request.home)
+
+
+def join_app(request: JoinRequest) -> int:
+    """``nil-tui join`` on a terminal: the table on screen until the player quits."""
+    from . import lifecycle
+
+    problem = lifecycle.missing_terminal("nil-tui join")
+    if problem:
+        lifecycle.say(problem)
+        return lifecycle.EXIT_NO_TERMINAL
+    return lifecycle.run(JoinApp(request), "nil-tui join")
+
+
+__all__ = ["JoinApp", "JoinRequest", "join_app", "reconnect", "show_remote_table"]

@@ -1,0 +1,248 @@
+"""A seat at a shared table as the table screen's session (nil_tui/net/remote.py): the values
+turned so the seat is at the bottom, the table's pace, help refused, a lost link, and the
+real table screen played by keys over a table served on loopback."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tablehelp import served
+
+from nil_tui.engine import Card, Game, Play, Trick
+from nil_tui.net.client import TableClient
+from nil_tui.net.remote import REFUSALS, RemoteSession, turn_game, turn_news, turn_state
+from nil_tui.net.table import TableConfig
+from nil_tui.options import PlayOptions
+from nil_tui.session import game_session as gs
+from nil_tui.session.protocol import (
+    AskHint,
+    GoOn,
+    PlayCard,
+    Played,
+    Refused,
+    SetMeter,
+    TableState,
+    TrickTaken,
+    Undo,
+)
+
+BOTS = ("easy", "easy", "easy", "easy")
+
+
+def _state(seat: int = 2, **changes: Any) -> TableState:
+    hand = tuple(Card.parse(c) for c in ("2C", "3C", "4H"))
+    base = TableState(
+        seat=seat, names=("Ann", "West (easy)", "Bob", "East (easy)"),
+        levels=(None, "easy", None, "easy"), deal_number=1, deals_planned=1, dealer=0,
+        totals=(0, 1, 2, 3), hand=hand, legal=(), plays=(), to_move=1, turn=0,
+        pace="bot_waits", thinking=1)
+    return base._replace(**changes)
+
+
+def test_the_table_is_turned_so_the_seat_is_at_the_bottom() -> None:
+    state = turn_state(_state(seat=2), 2)
+    assert state.seat == 0 and state.names[0] == "Bob" and state.names[2] == "Ann"
+    assert state.totals == (2, 3, 0, 1)
+    assert state.dealer == 2 and state.to_move == 3 and state.thinking == 3
+    played = turn_news(Played(1, Card.parse("5S"), False), 2)
+    assert played == Played(3, Card.parse("5S"), False)
+    cards = tuple(Card.parse(c) for c in ("2S", "AS", "3S", "4S"))
+    taken = turn_news(TrickTaken(Trick(1, cards, 2), True), 2)
+    assert isinstance(taken, TrickTaken) and taken.trick == Trick(3, cards, 0)
+
+
+class FakeClient:
+    """A client whose table is a list of messages (None: the link is lost)."""
+
+    def __init__(self, messages: list[Any], seat: int = 2) -> None:
+        self.messages = messages
+        self.seat = seat
+        self.state: TableState | None = None
+        self.sent: list[tuple[Any, int | None]] = []
+        self.ws = None
+        self.record = None
+
+    async def receive(self, timeout: float | None = None) -> Any:
+        if not self.messages:
+            await asyncio.sleep(3600)
+        message = self.messages.pop(0)
+        if isinstance(message, TableState):
+            self.state = message
+        return message
+
+    async def act(self, action: Any, turn: int | None = None) -> int:
+        self.sent.append((action, turn))
+        return len(self.sent)
+
+
+def _session(client: FakeClient, **options: Any) -> RemoteSession:
+    look = PlayOptions(speed="instant", trick_pause="timed", auto_play=False)
+    from dataclasses import replace
+
+    return RemoteSession(client, replace(look, **options),  # type: ignore[arg-type]
+                         reconnect=_reconnected)
+
+
+async def _reconnected() -> bool:
+    return True
+
+
+def test_help_is_refused_at_a_shared_table_and_a_card_is_sent_once() -> None:
+    async def main() -> None:
+        mine = _state(pace="your_turn", to_move=2, thinking=None, turn=7,
+                      legal=(Card.parse("2C"), Card.parse("3C")),
+                      plays=(Play(1, Card.parse("9C"), False),), dealer=0)
+        client = FakeClient([mine])
+        session = _session(client)
+        assert await session.ready()
+        assert session.state().pace == "your_turn" and session.state().seat == 0
+        assert session.act(Undo()) == [Refused("undo", "Undo is off at a shared table.")]
+        assert session.act(AskHint()) == [Refused("hint", REFUSALS["hint"])]
+        assert session.act(SetMeter(True)) == [Refused("meter", REFUSALS["meter"])]
+        assert session.help_refused("undo") == "Undo is off at a shared table."
+        assert not session.can_undo()
+        refused = session.act(PlayCard(Card.parse("4H")))
+        assert refused == [Refused("play", "it does not follow the suit led",
+                                   Card.parse("4H"), 0)]
+        assert session.act(PlayCard(Card.parse("2C"))) == []
+        assert session.act(PlayCard(Card.parse("3C"))) == []  # one card a turn
+        await asyncio.sleep(0)
+        assert client.sent == [(PlayCard(Card.parse("2C")), 7)]
+
+    asyncio.run(main())
+
+
+def test_a_lost_link_is_said_and_the_seat_taken_back() -> None:
+    async def main() -> None:
+        client = FakeClient([_state(), None, None, _state(turn=1, to_move=3, thinking=3)])
+        session = _session(client)
+        assert await session.ready()
+        lost = await session.pushed()
+        assert lost is not None and isinstance(lost[0], gs.TableNote)
+        assert lost[0].text == "Connection lost, rejoining..." and lost[0].status
+        back = await session.pushed()
+        assert back == [gs.TableNote("Back at the table.", status=True)]
+        assert await session.pushed() == []  # a position drawn again
+        assert session.state().to_move == 1  # East, turned: the seat to the left of North
+
+    asyncio.run(main())
+
+
+async def _seated(invite: Any, seat: int, name: str) -> TableClient:
+    client = TableClient(invite, name=name, seat=seat)
+    await client.connect()
+    return client
+
+
+async def _play_through(session: RemoteSession, limit: int = 4000) -> list[Any]:
+    """Carry out what the session says as a screen would (timers at once, the first legal
+    card on each turn, on after each deal) until the game is over; what it said."""
+    said: list[Any] = []
+    out = session.start()
+    for _ in range(limit):
+        while out:
+            item = out.pop(0)
+            said.append(item)
+            if isinstance(item, gs.Wait):
+                out.extend(session.timer_done(item.token))
+            elif isinstance(item, gs.YourTurn):
+                out.extend(session.act(PlayCard(session.state().legal[0])))
+            elif isinstance(item, gs.DealSummary):
+                out.extend(session.act(GoOn()))
+            elif isinstance(item, gs.GameFinished):
+                return said
+        more = await asyncio.wait_for(session.pushed(), 60)
+        assert more is not None, said[-5:]
+        out = more
+    raise AssertionError("the game did not end")
+
+
+def test_a_seat_at_north_plays_a_whole_game_through_the_session() -> None:
+    kept: list[Game] = []
+
+    async def main() -> None:
+        async with served(TableConfig(deals=2, seed=11, bots=BOTS)) as table:
+            client = await _seated(table.invite, 2, "Bob")
+            await client.start()
+            session = RemoteSession(client, PlayOptions(speed="fast", auto_play=True),
+                                    on_finished=lambda g: kept.append(g) or None)
+            assert await session.ready()
+            said = await _play_through(session)
+            assert any(isinstance(x, gs.DealSummary) for x in said)
+            assert any(isinstance(x, gs.ShowTrick) for x in said)
+            assert all(session.state().seat == 0 for _ in range(1))
+            real = table.table.game
+            assert real is not None and real.is_over
+            assert kept and kept[0].to_record()["players"][0]["name"] == "Bob"
+            turned = turn_game(real, 2)
+            assert kept[0].totals == turned.totals == (real.totals[2], real.totals[3],
+                                                        real.totals[0], real.totals[1])
+            for mine, theirs in zip(kept[0].deals, real.deals):
+                assert mine.dealt_hand(0) == theirs.dealt_hand(2)
+                assert [p.card for p in mine.plays] == [p.card for p in theirs.plays]
+            await client.close()
+
+    asyncio.run(main())
+
+
+@pytest.mark.parametrize("size", [(100, 32)])
+def test_the_table_screen_plays_a_shared_table_by_keys(size: tuple[int, int], tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch
+                                                       ) -> None:
+    from nil_tui.store import Store
+    from nil_tui.tui.app import NilApp
+    from nil_tui.tui.remote_table import show_remote_table
+    from nil_tui.tui.screens.gameover import GameOverScreen
+    from nil_tui.tui.screens.summary import SummaryScreen
+    from nil_tui.tui.screens.table import TableScreen
+
+    nil_home = tmp_path / "home"
+    nil_home.mkdir()
+    monkeypatch.setenv("NIL_TUI_HOME", str(nil_home))
+
+    async def main() -> None:
+        async with served(TableConfig(deals=2, seed=5, bots=BOTS)) as table:
+            app = NilApp("history")
+            async with app.run_test(size=size) as pilot:
+                client = await _seated(table.invite, 1, "Wes")
+                await client.start()
+                app.home.options = PlayOptions(speed="fast", trick_pause="timed")
+                show_remote_table(app, client, home=nil_home)
+                seen_summary = False
+                said: list[tuple[str, bool]] = []
+                for _ in range(3000):
+                    await pilot.pause(0.02)
+                    screen = app.screen
+                    if isinstance(screen, GameOverScreen):
+                        break
+                    if isinstance(screen, SummaryScreen):
+                        seen_summary = True
+                    if isinstance(screen, (TableScreen, SummaryScreen)):
+                        await pilot.press("enter")
+                    if isinstance(screen, TableScreen) and not said:
+                        shown = screen.status
+
+                        def status(message: Any, warn: bool = False) -> None:
+                            said.append((str(message), warn))
+                            shown(message, warn)
+
+                        screen.status = status  # type: ignore[method-assign]
+                        await pilot.press("u", "h", "m")
+                        assert ("Undo is off at a shared table.", True) in said
+                        assert ("Hints are off at a shared table.", True) in said
+                        assert not screen.check_action("undo", ())
+                else:
+                    raise AssertionError(f"no game over: {app.screen!r}")
+                assert seen_summary
+                await client.close()
+        store = Store.open(nil_home)
+        try:
+            history = store.history()
+        finally:
+            store.close()
+        assert len(history) == 1
+
+    asyncio.run(main())
