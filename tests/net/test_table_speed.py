@@ -203,3 +203,55 @@ async def test_messages_are_written_at_once_in_order_and_a_client_behind_is_clos
     await asyncio.wait_for(pump, 5)
     assert ws.closed is not None and ws.closed[0] == 4008
     assert ws.out[-1] == "6"
+
+
+SLEEPER = r"""
+import asyncio, sys
+from nil_tui.net.client import TableClient
+from nil_tui.net.keys import Invite
+
+async def main(port, secret):
+    client = TableClient(Invite("127.0.0.1", int(port), secret), name="Sleepy")
+    await client.connect()
+    print("seated", client.seat, flush=True)
+    while await client.receive() is not None:
+        pass
+
+asyncio.run(main(*sys.argv[1:]))
+"""
+
+
+async def test_a_player_whose_process_stops_is_noticed_by_the_tables_ping() -> None:
+    """A player's process stopped (SIGSTOP: a laptop asleep; its socket stays open and its
+    kernel acknowledges every byte) answers no ping: the table lets its seat go once the
+    ping's time is out, while the process is still there, stopped."""
+    import os
+    import signal
+    import sys
+
+    from tablehelp import served
+
+    from nil_tui.net.server import Limits
+
+    limits = Limits(ping_interval=0.5, ping_timeout=1.0)
+    async with served(TableConfig(deals=1, seed=3), limits) as s:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", SLEEPER, str(s.invite.port), s.invite.secret,
+            stdout=asyncio.subprocess.PIPE)
+        try:
+            assert proc.stdout is not None
+            line = await asyncio.wait_for(proc.stdout.readline(), 60)
+            seat = int(line.split()[1])
+            assert s.table.seats[seat].member is not None
+            os.kill(proc.pid, signal.SIGSTOP)
+            for _ in range(600):
+                if s.table.seats[seat].member is None:
+                    break
+                await asyncio.sleep(0.1)
+            assert s.table.seats[seat].member is None  # noticed by the ping alone
+            assert proc.returncode is None
+            assert s.server.connections == 0
+        finally:
+            os.kill(proc.pid, signal.SIGCONT)
+            proc.kill()
+            await proc.wait()
