@@ -16,6 +16,7 @@ plain exit; the ending takes them back, so that they save the game as in a termi
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .ending import ending_of
@@ -47,29 +48,36 @@ def guarded_driver_class() -> type[Any]:
     class GuardedWebDriver(WebDriver):
         def __init__(self, app: App[Any], **kwargs: Any) -> None:
             super().__init__(app, **kwargs)
+            self.owner = app
             self.gone = False
-            raw = self._write
 
-            def write(data: bytes) -> int:
-                if self.gone:
-                    return len(data)
-                try:
-                    return raw(data)
-                except OSError as exc:
-                    self._lost(f"the server cannot be written to ({exc})")
-                    return len(data)
+        def _guarded(self, write: Callable[[], object]) -> None:
+            """A write to the server: nothing once it is gone, and its failure ends the app."""
+            if self.gone:
+                return
+            try:
+                write()
+            except OSError as exc:
+                self._lost(f"the server cannot be written to ({exc})")
 
-            self._write = write  # type: ignore[assignment]
+        def write(self, data: str) -> None:
+            self._guarded(lambda: super(GuardedWebDriver, self).write(data))
+
+        def write_meta(self, data: dict[str, object]) -> None:
+            self._guarded(lambda: super(GuardedWebDriver, self).write_meta(data))
+
+        def write_binary_encoded(self, data: tuple[str | bytes, ...]) -> None:
+            self._guarded(lambda: super(GuardedWebDriver, self).write_binary_encoded(data))
 
         def _lost(self, why: str) -> None:
             self.gone = True
-            ending = ending_of(self._app)
+            ending = ending_of(self.owner)
             if ending is not None:
                 ending.terminal_lost(why)
             else:
                 from textual import messages
 
-                self._app.post_message(messages.ExitApp())
+                self.owner.post_message(messages.ExitApp())
 
         def on_meta(self, packet_type: str, payload: dict[str, object]) -> None:
             if packet_type == "quit":
@@ -83,8 +91,8 @@ def guarded_driver_class() -> type[Any]:
                 self._lost("the server went away")
 
         def start_application_mode(self) -> None:
-            super().start_application_mode()
-            ending = ending_of(self._app)
+            self._guarded(super().start_application_mode)  # (its first line is a write)
+            ending = ending_of(self.owner)
             if ending is not None and ending.catches_signals:
                 loop = asyncio.get_running_loop()
                 for number in (signal.SIGINT, signal.SIGTERM):

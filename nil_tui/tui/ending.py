@@ -22,6 +22,7 @@ from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 from . import crash as reports
+from .textual_private import forget_exit_messages, wrap_exception_handler
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -65,12 +66,7 @@ class Ending:
         self._watchdog: threading.Thread | None = None
         self.restore_terminal: Callable[[], None] | None = None  # set by the driver
         setattr(app, _ATTRIBUTE, self)
-        original = app._handle_exception
-
-        def handle_exception(error: Exception) -> None:
-            self._on_exception(error, original)
-
-        setattr(app, "_handle_exception", handle_exception)  # noqa: B010 - on this app only
+        wrap_exception_handler(app, self._on_exception)
 
     # --- signals and the watchdog ---------------------------------------------------------
     def install_signals(self) -> None:
@@ -194,7 +190,7 @@ class Ending:
         closing = self._ended or self.terminal_gone
         if not closing and self.crash is None:
             try:
-                self._record_crash(error)
+                self.record_crash(error)
             except Exception:  # noqa: BLE001, S110 - the app still ends below
                 pass
         original(error)
@@ -203,9 +199,10 @@ class Ending:
             # mounted as the app closes), not a fault: nothing to report, and no terminal to
             # print on. After a crash the report holds the traceback: the terminal gets one
             # line, not a screenful.
-            self.app._exit_renderables.clear()
+            forget_exit_messages(self.app)
 
-    def _record_crash(self, error: BaseException, running: bool = True) -> None:
+    def record_crash(self, error: BaseException, running: bool = True) -> None:
+        """Write the crash report of ``error`` (``running``: the app can still save)."""
         self.crash, self.crash_summary = reports.describe(error)
         self.saved = (self._save() if running
                       else "not saved at the crash (the app had already stopped)")

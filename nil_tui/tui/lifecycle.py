@@ -108,7 +108,7 @@ def run(app: App[Any], command: str, headless: bool = False) -> int:
     except Exception as exc:  # noqa: BLE001 - an error outside Textual's own handling
         if ending.crash is None and not (ending.code is not None or ending.terminal_gone):
             try:
-                ending._record_crash(exc, running=False)
+                ending.record_crash(exc, running=False)
             except Exception:  # noqa: BLE001, S110 - the line below still says it crashed
                 pass
     finally:

@@ -27,6 +27,7 @@ from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Any
 
 from .ending import GRACE, ending_of
+from .textual_private import swap_output_file, writes_started
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -134,15 +135,22 @@ def guarded_driver_class() -> type[Any]:
 
     class GuardedLinuxDriver(LinuxDriver):
         def __init__(self, app: App[Any], **kwargs: Any) -> None:
+            import signal
+
             super().__init__(app, **kwargs)
+            self.owner = app
             self._suspended = False
             self._watch: HangupWatch | None = None
-            file: Any = self._file
-            self._output = TerminalOutput(file, self._lost)
-            self._file = self._output  # type: ignore[assignment]
+            self._output: TerminalOutput = swap_output_file(
+                self, lambda file: TerminalOutput(file, self._lost))
+            # Textual's handlers of SIGTSTP and SIGCONT (set just now), wrapped: see below.
+            suspend, resume = signal.getsignal(signal.SIGTSTP), signal.getsignal(signal.SIGCONT)
+            if callable(suspend) and callable(resume):
+                signal.signal(signal.SIGTSTP, lambda *args: self._on_suspend(suspend, args))
+                signal.signal(signal.SIGCONT, lambda *args: self._on_resume(resume, args))
 
         def _lost(self, why: str) -> None:
-            ending = ending_of(self._app)
+            ending = ending_of(self.owner)
             if ending is not None:
                 ending.terminal_lost(why)
 
@@ -150,23 +158,23 @@ def guarded_driver_class() -> type[Any]:
             if not self._output.gone:  # a lost terminal takes nothing more, never blocks
                 super().write(data)
 
-        def _sigtstp_application(self, *args: Any) -> None:
+        def _on_suspend(self, handler: Callable[..., object], args: tuple[Any, ...]) -> None:
             self._suspended = True
-            super()._sigtstp_application(*args)
+            handler(*args)
 
-        def _sigcont_application(self, *args: Any) -> None:
+        def _on_resume(self, handler: Callable[..., object], args: tuple[Any, ...]) -> None:
             # A hang-up sends SIGCONT too: resume only what was suspended, and only on a
             # terminal that is still there.
             if self._suspended and not self._output.gone:
                 self._suspended = False
-                super()._sigcont_application(*args)
+                handler(*args)
 
         def start_application_mode(self) -> None:
             super().start_application_mode()  # type: ignore[no-untyped-call]
-            ending = ending_of(self._app)
+            ending = ending_of(self.owner)
             if ending is not None:
                 ending.restore_terminal = self._restore_now
-            if self._watch is None and self._writer_thread is not None:
+            if self._watch is None and writes_started(self):
                 self._watch = HangupWatch(sorted({self.fileno, self._output.fileno()}),
                                           self._lost)
                 self._watch.start()

@@ -1,0 +1,59 @@
+"""The few private parts of Textual nil-tui relies on, each in one function, because Textual
+has no public way to do it. Written against Textual 8.2.8; ``tests/tui/test_textual_private.py``
+fails when a newer Textual changes any of them, so that they are looked at again.
+
+* The app's handler of an unexpected error (``App._handle_exception``): the ending wraps it
+  to write a crash report before Textual's own handling.
+* The messages Textual prints when the app exits (``App._exit_renderables``): after a crash
+  report or a signal, the terminal gets one line instead of a screenful of traceback.
+* The Linux driver's output file (``LinuxDriver._file``) and its writer thread
+  (``LinuxDriver._writer_thread``): the driver writes through a file that turns an error
+  of a closed terminal into "the terminal is gone" instead of a blocked app.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+TEXTUAL_VERSION = "8.2.8"
+"""The Textual these functions were written and checked against."""
+
+
+def wrap_exception_handler(app: App[Any],
+                           handler: Callable[[Exception, Callable[[Exception], None]], None],
+                           ) -> None:
+    """From now on an unexpected error in ``app`` goes to ``handler(error, original)``, which
+    calls Textual's own handling (``original``) itself (on this app only)."""
+    original: Callable[[Exception], None] = app._handle_exception
+
+    def handle_exception(error: Exception) -> None:
+        handler(error, original)
+
+    setattr(app, "_handle_exception", handle_exception)  # noqa: B010 - private: see above
+
+
+def forget_exit_messages(app: App[Any]) -> None:
+    """Drop what Textual would print on the terminal when ``app`` exits (a traceback)."""
+    app._exit_renderables.clear()
+
+
+def swap_output_file(driver: Any, wrap: Callable[[Any], Any]) -> Any:
+    """Make the Linux ``driver`` write through ``wrap(its file)``, before application mode
+    starts its writer thread on it; the new file."""
+    file = wrap(driver._file)
+    driver._file = file
+    return file
+
+
+def writes_started(driver: Any) -> bool:
+    """Whether the Linux ``driver``'s application mode started its writer thread (it does
+    not when the terminal refuses the process, in the background)."""
+    return driver._writer_thread is not None
+
+
+__all__ = ["TEXTUAL_VERSION", "forget_exit_messages", "swap_output_file",
+           "wrap_exception_handler", "writes_started"]
