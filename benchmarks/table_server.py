@@ -16,6 +16,7 @@ the machine slow every figure but the CPU a card: the load average is printed wi
     python benchmarks/table_server.py                  # 100 tables, 2 deals each
     python benchmarks/table_server.py --tables 20 --deals 4 --json
     python benchmarks/table_server.py --clients same   # host and clients in one process
+    python benchmarks/table_server.py --uvloop         # both on uvloop's event loop, if installed
 """
 
 from __future__ import annotations
@@ -46,6 +47,11 @@ def cpu_times() -> tuple[float, float]:
     """This process's CPU seconds: (in Python and the libraries, in the kernel)."""
     t = os.times()
     return t.user, t.system
+
+
+def loop_name() -> str:
+    return "uvloop" if type(asyncio.get_running_loop()).__module__.startswith("uvloop") \
+        else "asyncio"
 
 
 def rss_bytes() -> int:
@@ -180,7 +186,7 @@ async def run_apart(tables: int, deals: int, seed: int) -> dict[str, Any]:
     port = await server.start("127.0.0.1", 0)
     child = await asyncio.create_subprocess_exec(
         sys.executable, os.path.abspath(__file__), "--clients-for", str(port),
-        "--seed", str(seed), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+        "--seed", str(seed), *(["--uvloop"] if loop_name() == "uvloop" else []), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
     assert child.stdin is not None and child.stdout is not None
     child.stdin.write((json.dumps([t.secret for t in served.values()]) + "\n").encode())
     await child.stdin.drain()
@@ -212,7 +218,7 @@ def _figures(tables: int, deals: int, served: dict[str, Table], played: dict[str
     p99 = delays[min(len(delays) - 1, int(len(delays) * 0.99))] if delays else float("nan")
     result: dict[str, Any] = {
         "tables": tables, "deals": deals, "finished": finished, "cards": cards,
-        "clients": clients, "load_average": os.getloadavg()[0], "cpus": os.cpu_count(),
+        "clients": clients, "event_loop": loop_name(), "load_average": os.getloadavg()[0], "cpus": os.cpu_count(),
         "seconds": round(elapsed, 2),
         "cards_per_second": round(cards / elapsed, 1),
         "cpu_ms_per_card": {"host": round(sum(host_cpu) / cards * 1000, 3),
@@ -251,7 +257,7 @@ def report(result: dict[str, Any]) -> None:
     cpu = result["cpu_ms_per_card"]
     t = result["targets"]
     print(f"{result['finished']}/{result['tables']} tables played {result['deals']} deals, "
-          f"clients in {result['clients']} (load average {result['load_average']:.2f} on "
+          f"clients in {result['clients']}, {result['event_loop']} (load average {result['load_average']:.2f} on "
           f"{result['cpus']} cores when done)")
     print(f"{result['cards']} cards in {result['seconds']} s: {result['cards_per_second']} "
           f"cards/s (target at least {t['cards_per_second']:.0f} with {t['tables']} tables)")
@@ -272,9 +278,17 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--clients", choices=("process", "same"), default="process")
+    parser.add_argument("--uvloop", action="store_true",
+                        help="run host and clients on uvloop's event loop (pip install uvloop)")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--clients-for", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.uvloop:
+        try:
+            import uvloop  # type: ignore[import-not-found]
+        except ImportError:
+            raise SystemExit("table_server.py: --uvloop needs uvloop (pip install uvloop)")
+        asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
     if args.clients_for is not None:
         clients_for(args.clients_for, args.seed)
         return
