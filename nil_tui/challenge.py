@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .engine import SEAT_NAMES, Game, Phase
+from .engine import SEAT_NAMES, Challenge, Game, Phase
 from .engine.deal import TRICKS_PER_DEAL as TRICKS  # progress counts tricks (an early end: 13)
 from .processes import start_resource_tracker
 
@@ -94,7 +94,7 @@ def challenge_game(date: str) -> Game:
     experts, the deals fixed by the date; the reference is not known yet."""
     game = Game(CHALLENGE_DEALS, challenge_seed(date),
                 players=challenge_players({"name": "You", "kind": "human"}))
-    game.challenge = {"date": date, "reference": None}
+    game.challenge = Challenge(date)
     return game
 
 

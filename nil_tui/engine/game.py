@@ -7,12 +7,13 @@ in one ``Phase``, and every change (``play``, ``next_deal``) returns the events 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from enum import Enum
 from typing import Any, NamedTuple
 
 from .cards import DECK, Card
 from .deal import SEAT_NAMES, Deal, Trick
+from .meta import Challenge
 from .scoring import DEFAULT_SCORING, DealRule, Settlement, check_scoring, describe_pool, first_rule
 from .scoring import losers as _losers
 
@@ -191,9 +192,7 @@ class Game:
         # help the player had beyond undo ("hint", "meter"), in the order first used; any of
         # it, or undo, makes the game "assisted"
         self.assists: list[str] = []
-        # a daily challenge: {"date": "YYYY-MM-DD", "reference": points per deal that the
-        # expert scored from seat 0 on the same deals, or None until known}
-        self.challenge: dict[str, Any] | None = None
+        self._challenge: Challenge | None = None
         self.deals: list[Deal] = []
 
     @classmethod
@@ -397,6 +396,18 @@ class Game:
     def human_seats(self) -> tuple[int, ...]:
         """The seats a person plays (``players[k]["kind"] == "human"``)."""
         return tuple(s for s, p in enumerate(self.players) if p.get("kind") == "human")
+
+    @property
+    def challenge(self) -> Challenge | None:
+        """The daily challenge this game is (its date, and the expert's points per deal from
+        seat 0 on the same deals once known), or None."""
+        return self._challenge
+
+    @challenge.setter
+    def challenge(self, value: Challenge | Mapping[str, Any] | None) -> None:
+        """A challenge, or a record's ``challenge`` object (read as one)."""
+        self._challenge = (value if value is None or isinstance(value, Challenge)
+                           else Challenge.from_dict(value))
 
     @property
     def challenge_under_way(self) -> bool:

@@ -11,6 +11,7 @@ from typing import Any, NamedTuple
 from .cards import DECK, Card
 from .deal import Deal, IllegalPlay
 from .game import MAX_DEALS, Cut, Game
+from .meta import Challenge
 from .scoring import CLASSIC, SCORINGS, DealRule, first_rule
 
 FORMAT = "nil-tui-record"
@@ -80,9 +81,7 @@ def _optional_fields(game: Game) -> dict[str, Any]:
     if game.assists:
         out["assists"] = list(game.assists)
     if game.challenge is not None:
-        ref = game.challenge.get("reference")
-        out["challenge"] = {"date": game.challenge["date"],
-                            "reference": None if ref is None else list(ref)}
+        out["challenge"] = game.challenge.to_dict()
     return out
 
 
@@ -622,7 +621,7 @@ def _read_assists(value: Any) -> list[str]:
     return out
 
 
-def _read_challenge(value: Any, planned: int) -> dict[str, Any] | None:
+def _read_challenge(value: Any, planned: int) -> Challenge | None:
     if value is None:
         return None
     obj = _object(value, "challenge")
@@ -630,8 +629,7 @@ def _read_challenge(value: Any, planned: int) -> dict[str, Any] | None:
     if not is_date(date):
         raise RecordError("challenge.date", f"expected a date YYYY-MM-DD, got {_show(date)}")
     ref = obj.get("reference")
-    return {"date": date,
-            "reference": None if ref is None else read_reference(ref, planned)}
+    return Challenge(str(date), None if ref is None else tuple(read_reference(ref, planned)))
 
 
 def read_reference(value: Any, planned: int | None = None) -> list[int]:

@@ -473,8 +473,7 @@ class GameSession(PacedGame):
         if self.options.challenge:
             return self.options.challenge
         info = self.game.challenge
-        date = info.get("date") if isinstance(info, dict) else None
-        return str(date) if date else None
+        return info.date if info is not None and info.date else None
 
     @property
     def help_allowed(self) -> bool:

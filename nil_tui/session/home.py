@@ -355,7 +355,7 @@ class Home:
             just = self.keeper.waiting(date) or (
                 self.session.game if self.session is not None else None)
             if (just is not None and just.is_over and just.challenge is not None
-                    and just.challenge["date"] == date):
+                    and just.challenge.date == date):
                 return ShowChallenge(just, None, played=False)
             return ()
         if not found["finished"]:

@@ -300,8 +300,7 @@ def table_state(game: Game, seat: int, *, turn: int, pace: str, names: Sequence[
     deal: Deal = game.deal
     view = deal.view(seat)
     over = deal.is_over
-    challenge = game.challenge
-    date = challenge.get("date") if isinstance(challenge, dict) else None
+    date = game.challenge.date if game.challenge is not None else None
     return TableState(
         seat=seat, names=_four(names), levels=_four(levels), deal_number=game.deal_number,
         deals_planned=game.deals_planned, dealer=view.dealer, totals=game.totals,

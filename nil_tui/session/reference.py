@@ -55,27 +55,29 @@ class References:
 
         if game.challenge is None:
             return None
-        points = valid_reference(game.challenge.get("reference"), game.deals_planned)
+        known = game.challenge.reference
+        points = valid_reference(None if known is None else list(known), game.deals_planned)
         if points is not None:
             return points
-        date = str(game.challenge["date"])
+        date = game.challenge.date
         store = self._keeper.store
         cached = self._keeper.guarded("read the expert's result",
                                       lambda: store().computed(reference_key(date)), None)
         points = valid_reference(cached, game.deals_planned)
         if points is not None:
-            game.challenge["reference"] = list(points)
+            game.challenge = game.challenge.with_reference(points)
         return points
 
     def want(self, game: Game) -> None:
         """Make sure the reference of a challenge game is known or being worked out."""
         if game.challenge is None:
             return
-        date = str(game.challenge["date"])
-        in_record = game.challenge.get("reference") is not None
-        if self.known(game) is not None:
+        date = game.challenge.date
+        in_record = game.challenge.reference is not None
+        points = self.known(game)
+        if points is not None:
             # Kept from an earlier run but not yet with a finished game: history learns it.
-            self._known(date, game.challenge["reference"], compute=game.is_over and not in_record)
+            self._known(date, points, compute=game.is_over and not in_record)
             return
         if self._process is not None and self._process.date == date:
             return  # on its way
@@ -122,14 +124,14 @@ class References:
         self.progress.pop(date, None)
         game = self._playing()
         if (game is not None and game.challenge is not None
-                and game.challenge["date"] == date
-                and game.challenge.get("reference") != points):
-            game.challenge["reference"] = list(points)
+                and game.challenge.date == date
+                and game.challenge.reference != tuple(points)):
+            game.challenge = game.challenge.with_reference(points)
             if not game.is_over:
                 self._save(game)
         waiting = self._keeper.waiting(date)
         if waiting is not None and waiting.challenge is not None:
-            waiting.challenge["reference"] = list(points)
+            waiting.challenge = waiting.challenge.with_reference(points)
         if compute:
             store = self._keeper.store
             self._keeper.guarded("keep the expert's result with the challenge",

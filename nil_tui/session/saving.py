@@ -115,7 +115,7 @@ class Keeper:
         """The last finished game waiting to be kept (of the daily challenge of ``date``)."""
         for game, _ in reversed(self.unkept):
             if date is None or (game.challenge is not None
-                                and game.challenge.get("date") == date):
+                                and game.challenge.date == date):
                 return game
         return None
 

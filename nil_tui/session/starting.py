@@ -35,7 +35,7 @@ def options_of(game: Game, options: PlayOptions) -> PlayOptions:
         return replace(options, challenge=None) if options.challenge else options
     from ..challenge import CHALLENGE_BOTS
 
-    return replace(options, challenge=str(game.challenge["date"]),
+    return replace(options, challenge=game.challenge.date,
                    deals=game.deals_planned, seed=game.seed, bots=CHALLENGE_BOTS,
                    meter=False, from_setup=False)
 

@@ -83,7 +83,7 @@ def play(app: NilApp, game: Game) -> None:
     session = app.home.open(game, save_problem=lambda: app.save_problem)
     app.apply_look(app.options)
     if game.challenge is not None:
-        app.title = f"Daily challenge {game.challenge['date']}"
+        app.title = f"Daily challenge {game.challenge.date}"
         app.want_reference(game)
     else:
         app.title = app.TITLE

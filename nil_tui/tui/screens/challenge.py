@@ -84,7 +84,7 @@ class ChallengeScreen(NilScreen):
         if game.challenge is None:
             raise ValueError("this game is not a daily challenge")
         self.game = game
-        self.date = str(game.challenge["date"])
+        self.date = game.challenge.date
         self.options = options
         self.path = path
         self.problem = problem
@@ -92,8 +92,8 @@ class ChallengeScreen(NilScreen):
 
     @property
     def reference(self) -> list[int] | None:
-        ref = self.game.challenge.get("reference") if self.game.challenge else None
-        return list(ref) if isinstance(ref, list) else None
+        ref = self.game.challenge.reference if self.game.challenge else None
+        return None if ref is None else list(ref)
 
     def compose(self) -> ComposeResult:
         ascii = self.options.ascii
@@ -151,7 +151,7 @@ class ChallengeScreen(NilScreen):
         """The app heard from the expert's game: how far it got, or its points (then the
         table is filled in)."""
         if points is not None and self.game.challenge is not None:
-            self.game.challenge["reference"] = list(points)
+            self.game.challenge = self.game.challenge.with_reference(points)
         reference = self.reference
         status = self.query_one("#challenge-status", Static)
         bar = self.query_one("#challenge-bar", ProgressBar)
