@@ -28,17 +28,18 @@ from .game import (
     describe_result,
     lowest,
 )
-from .meta import Challenge
+from .meta import Challenge, Incident, PlayerEntry, Replaced, Undone
 from .view import PlayerView
 
 if TYPE_CHECKING:
     from .records import RecordError
 
 __all__ = [
-    "DECK", "SEAT_NAMES", "Card", "CardPlayed", "Challenge", "Cut", "Deal", "DealEnded", "DealStarted",
-    "Event", "Game", "GameEnded", "IllegalPlay", "InvalidCard", "NothingToUndo", "Phase",
-    "Play", "PlayerView", "RecordError", "Suit", "Trick", "TrickWon", "cards_of", "describe_result",
-    "legal_mask_of", "lowest", "mask_of", "score", "trick_winner", "voids_mask",
+    "DECK", "SEAT_NAMES", "Card", "CardPlayed", "Challenge", "Cut", "Deal", "DealEnded",
+    "DealStarted", "Event", "Game", "GameEnded", "IllegalPlay", "Incident", "InvalidCard",
+    "NothingToUndo", "Phase", "Play", "PlayerEntry", "PlayerView", "RecordError", "Replaced",
+    "Suit", "Trick", "TrickWon", "Undone", "cards_of", "describe_result", "legal_mask_of",
+    "lowest", "mask_of", "score", "trick_winner", "voids_mask",
 ]
 
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from enum import Enum
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from .cards import DECK, Card
 from .deal import SEAT_NAMES, Deal, Trick
-from .meta import Challenge
+from .meta import Challenge, Incident, PlayerEntry, Undone
 from .scoring import DEFAULT_SCORING, DealRule, Settlement, check_scoring, describe_pool, first_rule
 from .scoring import losers as _losers
 
@@ -147,7 +147,7 @@ def deal_rng(seed: int | None, deal_number: int) -> random.Random:
     return random.Random(f"nil-tui:{seed}:deal:{deal_number}")
 
 
-def default_players() -> list[dict[str, Any]]:
+def default_players() -> list[PlayerEntry]:
     return [{"name": name, "kind": "human" if s == 0 else "bot"}
             for s, name in enumerate(SEAT_NAMES)]
 
@@ -159,7 +159,7 @@ class Game:
     a tie-break deal may follow the agreed ones, and a perfect first deal ends the game."""
 
     def __init__(self, deals_planned: int = DEFAULT_DEALS, seed: int | None = None, *,
-                 players: Sequence[dict[str, Any]] | None = None,
+                 players: Sequence[Mapping[str, Any]] | None = None,
                  dealer: int | None = None, scoring: str = DEFAULT_SCORING) -> None:
         _check_planned(deals_planned)
         check_scoring(scoring)
@@ -174,21 +174,22 @@ class Game:
                      scoring)
         self._start_deal()
 
-    def _assign(self, deals_planned: int, seed: int | None, players: Sequence[dict[str, Any]],
-                cut: Cut | None, first_dealer: int, incidents: Sequence[dict[str, Any]],
-                undone: Sequence[dict[str, Any]],
+    def _assign(self, deals_planned: int, seed: int | None, players: Sequence[Mapping[str, Any]],
+                cut: Cut | None, first_dealer: int, incidents: Sequence[Mapping[str, Any]],
+                undone: Sequence[Mapping[str, Any]],
                 scoring: str = DEFAULT_SCORING) -> None:
         """Set every field; no deal yet (the callers add them)."""
         self.deals_planned = deals_planned
         self.scoring: str = scoring
         self.seed: int | None = seed
-        self.players: list[dict[str, Any]] = [dict(p) for p in players]
+        # The record's objects, copied (their fields as they came, typed where known).
+        self.players: list[PlayerEntry] = [cast(PlayerEntry, dict(p)) for p in players]
         if len(self.players) != 4:
             raise ValueError("a game needs exactly 4 players")
         self.cut: Cut | None = cut
         self.first_dealer = first_dealer
-        self.incidents: list[dict[str, Any]] = [dict(i) for i in incidents]
-        self.undone: list[dict[str, Any]] = [dict(u) for u in undone]  # plays taken back
+        self.incidents: list[Incident] = [cast(Incident, dict(i)) for i in incidents]
+        self.undone: list[Undone] = [cast(Undone, dict(u)) for u in undone]  # plays taken back
         # help the player had beyond undo ("hint", "meter"), in the order first used; any of
         # it, or undo, makes the game "assisted"
         self.assists: list[str] = []
@@ -197,9 +198,9 @@ class Game:
 
     @classmethod
     def from_parts(cls, *, deals_planned: int, seed: int | None,
-                   players: Sequence[dict[str, Any]], cut: Cut | None, first_dealer: int,
-                   deals: Sequence[Deal], incidents: Sequence[dict[str, Any]] = (),
-                   undone: Sequence[dict[str, Any]] = (),
+                   players: Sequence[Mapping[str, Any]], cut: Cut | None, first_dealer: int,
+                   deals: Sequence[Deal], incidents: Sequence[Mapping[str, Any]] = (),
+                   undone: Sequence[Mapping[str, Any]] = (),
                    scoring: str = DEFAULT_SCORING) -> Game:
         """A game in progress (or over) from its parts, e.g. as a record describes it.
 
@@ -361,14 +362,14 @@ class Game:
         gone = [i for i in self.incidents if i.get("deal") == number
                 and isinstance(i.get("trick"), int) and self._after(i, first_trick)]
         self.incidents = [i for i in self.incidents if i not in gone]
-        entry: dict[str, Any] = {"deal": number, "trick": first_trick,
-                                 "cards": [str(c) for c in cards]}
+        entry: Undone = {"deal": number, "trick": first_trick,
+                         "cards": [str(c) for c in cards]}
         if gone:
             entry["incidents"] = gone
         self.undone.append(entry)
         return tuple(cards)
 
-    def _after(self, incident: dict[str, Any], first_trick: int) -> bool:
+    def _after(self, incident: Incident, first_trick: int) -> bool:
         """Whether an incident of this deal was for a card no longer on the table."""
         trick = int(incident["trick"])
         if trick > first_trick:
