@@ -7,6 +7,8 @@ from typing import ClassVar
 
 from rich.table import Table
 from rich.text import Text
+from textual import events
+from textual._time import get_time
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
@@ -18,6 +20,10 @@ from ..widgets.trick import TrickInfo, TrickView
 from ..words import SEAT_LABELS, seat_subject
 from .base import NilScreen
 from .review import ANALYSIS_WAITS
+
+KEY_GRACE = 0.8
+"""Seconds after the summary's first frame during which Enter and Space do not go on to the
+next deal (a key held down to play the last card), except at the instant speed."""
 
 
 def deals_table(game: Game) -> Table:
@@ -131,11 +137,16 @@ class SummaryScreen(NilScreen):
         Binding("q", "app.request_quit", "Quit"),
     ]
 
-    def __init__(self, game: Game, between_deals: bool, look: CardLook | None = None) -> None:
+    def __init__(self, game: Game, between_deals: bool, look: CardLook | None = None,
+                 speed: str = "instant") -> None:
         super().__init__()
         self.game = game
         self.between_deals = between_deals
         self.look = look or CardLook()
+        # Keys typed before the page was on screen were meant for the table (the last card,
+        # a second Enter queued behind it): they do not go past a page nobody has seen.
+        self._shown_at = float("inf")
+        self._grace = 0.0 if speed == "instant" else KEY_GRACE
 
     @property
     def finished_deal(self) -> int | None:
@@ -182,6 +193,22 @@ class SummaryScreen(NilScreen):
             yield Static(Text(hint, style="dim"), id="summary-hint")
         yield Footer(compact=True)
 
+    def on_mount(self) -> None:
+        self.call_after_refresh(self._first_frame)
+
+    def _first_frame(self) -> None:
+        self._shown_at = get_time()
+        self.refresh_bindings()
+
+    def on_key(self, event: events.Key) -> None:
+        """A key typed before the page's first frame is dropped, and for a moment after it
+        Enter and Space too (a key held down); keys carry the time they were typed, so a
+        busy moment does not let one through late."""
+        settled = self._shown_at + (self._grace if event.key in ("enter", "space") else 0.0)
+        if event.time < settled:
+            event.stop()
+            event.prevent_default()
+
     def action_close(self) -> None:
         self.dismiss(None)
 
@@ -191,6 +218,10 @@ class SummaryScreen(NilScreen):
             return False
         if action == "analyse" and self.game.challenge_under_way:
             return False
+        if action in ("close", "review", "analyse") and self._shown_at == float("inf"):
+            # Not drawn yet: a key for it was typed at the table (one queued behind the
+            # card that ended the deal comes up to the app's keys only once this is in front).
+            return None
         return super().check_action(action, parameters)
 
     def action_review(self, at_end: int) -> None:
