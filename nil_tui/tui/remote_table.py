@@ -17,6 +17,9 @@ from .app import NilApp
 if TYPE_CHECKING:
     import ssl
 
+    from textual.app import ComposeResult
+    from textual.screen import ModalScreen
+
     from ..engine import Game
     from ..net.client import TableClient
     from ..net.keys import Invite
@@ -85,6 +88,26 @@ class JoinRequest:
     home: Path
 
 
+def leave_question() -> ModalScreen[bool]:
+    """Quit? At a shared table quitting leaves the seat, which waits for its player."""
+    from rich.text import Text
+    from textual.containers import Vertical
+    from textual.widgets import Static
+
+    from .screens.dialogs import ConfirmQuit
+
+    class LeaveTable(ConfirmQuit):
+        def compose(self) -> ComposeResult:
+            with Vertical(id="confirm"):
+                yield Static(Text("Leave the table?", style="bold"))
+                yield Static("The game goes on: the table waits for you a moment, then a bot "
+                             "plays for you. The same nil-tui join brings you back to your "
+                             "seat.")
+                yield Static(Text("y: leave      n / Esc / Enter: keep playing", style="dim"))
+
+    return LeaveTable()
+
+
 class JoinApp(NilApp):
     """The app for ``nil-tui join``: it sits at the table, then shows its lobby and its
     table (with game over and the record kept in the player's history)."""
@@ -102,6 +125,17 @@ class JoinApp(NilApp):
         use_ascii(self, self.options.ascii)
         self.run_worker(self._join(), group="remote-table", exclusive=True)
         self._check_size()
+
+    def action_request_quit(self) -> None:
+        from .screens.dialogs import ConfirmQuit
+        from .screens.table import TableScreen
+
+        if isinstance(self.screen, ConfirmQuit):
+            return
+        if any(isinstance(s, TableScreen) and s.in_progress for s in self.screen_stack):
+            self.push_screen(leave_question(), lambda leave: self.exit(0) if leave else None)
+        else:
+            self.exit(0)
 
     async def _join(self) -> None:
         from ..net.client import TableClient

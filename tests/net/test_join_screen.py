@@ -43,7 +43,7 @@ def test_a_person_plays_a_shared_table_on_the_table_screen_by_keys(tmp_path: Pat
     status = None
     try:
         deadline = time.monotonic() + 180
-        at_table = over = False
+        at_table = asked = over = False
         last_key = 0.0
         while time.monotonic() < deadline:
             ready, _, _ = select.select([fd], [], [], 0.2)
@@ -56,13 +56,20 @@ def test_a_person_plays_a_shared_table_on_the_table_screen_by_keys(tmp_path: Pat
                     break
                 out += chunk
             text = _plain(out[-200_000:])
-            at_table = at_table or "Your turn" in text
+            if not at_table and "Your turn" in text:
+                at_table = True
+                os.write(fd, b"q")  # quitting asks first: it leaves the seat
+                continue
+            if at_table and not asked and "Leave the table?" in _plain(out):
+                asked = True
+                os.write(fd, b"n")  # ... and the game goes on
+                continue
             if not over and "Record saved" in _plain(out):
                 over = True
                 time.sleep(1.0)  # (the game-over page takes keys meant for it after a moment)
                 os.write(fd, b"q")
                 continue
-            if at_table and not over and time.monotonic() - last_key > 0.4:
+            if asked and not over and time.monotonic() - last_key > 0.4:
                 last_key = time.monotonic()
                 os.write(fd, b"\r")  # play the card under the cursor, go on after a trick
         _, raw = os.waitpid(pid, 0)
@@ -78,7 +85,7 @@ def test_a_person_plays_a_shared_table_on_the_table_screen_by_keys(tmp_path: Pat
     try:
         shown = _plain(out)
         assert status == 0, shown[-3000:]
-        assert at_table and over, shown[-3000:]
+        assert at_table and asked and over, shown[-3000:]
         assert "You (South)" in shown and "Game over" in shown
         store = Store.open(home)
         try:
