@@ -21,7 +21,6 @@ from .messages import GameKept, ReferenceNewsArrived
 from .words import describe_saved  # (kept here for the callers of before)
 
 if TYPE_CHECKING:
-    from ..challenge import Progress
     from ..driver import GameDriver, Opener
     from ..engine import Game
     from ..session.game_session import GameSession
@@ -298,14 +297,6 @@ class NilApp(App[int]):
         from .screens.gameover import GameOverScreen
 
         return GameOverScreen(game, options, path, problem)
-
-    @property
-    def reference_progress(self) -> dict[str, Progress]:
-        return self.home.references.progress
-
-    @property
-    def reference_failed(self) -> dict[str, str]:
-        return self.home.references.failed
 
     def want_reference(self, game: Game) -> None:
         self.home.references.want(game)

@@ -162,7 +162,7 @@ class ChallengeScreen(NilScreen):
             status.update(Text(verdict(diff) if diff is not None else "", style="bold"))
             self._show_bar(False)
             return
-        failed = self.nil_app.reference_failed.get(self.date)
+        failed = self.nil_app.home.references.failed.get(self.date)
         if failed is not None:
             status.update(Text.assemble(
                 ("The expert's game could not be played: ", "bold yellow"), failed,
@@ -170,7 +170,7 @@ class ChallengeScreen(NilScreen):
                 f"(nil-tui challenge --date {self.date})."))
             self._show_bar(False)
             return
-        progress = self.nil_app.reference_progress.get(self.date)
+        progress = self.nil_app.home.references.progress.get(self.date)
         if progress is None or progress.total <= 0:
             status.update("The expert is about to play your seat.")
             bar.update(total=None)
