@@ -26,8 +26,9 @@ def news_of(game: Game | None, event: DriverEvent,
     if isinstance(event, CardPlayed):
         if game is not None and (plays is None or event.deal_number != game.deal_number):
             plays = game.deals[event.deal_number - 1].plays
-        forced = game is not None and plays is not None and any(
-            p.forced for p in plays if p.card == event.card)
+        card = event.card  # most often the last play: looked for from the end
+        forced = plays is not None and next(
+            (p.forced for p in reversed(plays) if p.card is card or p.card == card), False)
         return session.Played(event.seat, event.card, forced)
     if isinstance(event, TrickWon):
         return session.TrickTaken(event.trick, event.first_trick_for_winner)
