@@ -115,6 +115,7 @@ class JoinApp(NilApp):
     def __init__(self, request: JoinRequest) -> None:
         super().__init__("join")
         self.request = request
+        self.together_exit = True  # leaving the lobby ends the program (no setup to go to)
 
     def _begin(self) -> None:
         from dataclasses import replace
