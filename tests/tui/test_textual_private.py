@@ -88,3 +88,17 @@ async def test_the_guarded_driver_wraps_textuals_suspend_and_resume_handlers() -
         for number, handler in handlers.items():
             signal.signal(number, handler)
 
+
+
+def test_no_other_module_of_the_app_touches_these_insides() -> None:
+    from pathlib import Path
+
+    import nil_tui.tui
+
+    names = ("._app", "_handle_exception", "_exit_renderables", "_writer_thread",
+             "_sigtstp_application", "_sigcont_application")
+    root = Path(nil_tui.tui.__file__).parent
+    for path in sorted(root.rglob("*.py")):
+        if path.name != "textual_private.py":
+            text = path.read_text(encoding="utf-8")
+            assert not [n for n in names if n in text], path
