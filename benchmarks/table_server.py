@@ -36,7 +36,7 @@ from websockets.exceptions import ConnectionClosed
 
 from nil_tui.net.client import TableClient
 from nil_tui.net.keys import Invite
-from nil_tui.net.server import Limits, TableServer
+from nil_tui.net.server import Limits, TableServer, collect_less
 from nil_tui.net.table import Table, TableConfig
 from nil_tui.session import protocol as session
 
@@ -157,7 +157,8 @@ def _serve(tables: int, deals: int, seed: int) -> tuple[dict[str, Table], TableS
     return served, TableServer(served, limits)
 
 
-async def run_same(tables: int, deals: int, seed: int) -> dict[str, Any]:
+async def run_same(tables: int, deals: int, seed: int, gc_frozen: bool = True
+                   ) -> dict[str, Any]:
     """The host and its clients in one process and event loop."""
     gc.collect()
     base = rss_bytes()
@@ -168,6 +169,8 @@ async def run_same(tables: int, deals: int, seed: int) -> dict[str, Any]:
     def seated() -> None:
         gc.collect()
         marks["rss"] = rss_bytes()
+        if gc_frozen:
+            collect_less()
 
     played = await play_tables(port, [t.secret for t in served.values()], seed, seated)
     peak = rss_bytes()
@@ -178,7 +181,8 @@ async def run_same(tables: int, deals: int, seed: int) -> dict[str, Any]:
                     clients="same process")
 
 
-async def run_apart(tables: int, deals: int, seed: int) -> dict[str, Any]:
+async def run_apart(tables: int, deals: int, seed: int, gc_frozen: bool = True
+                    ) -> dict[str, Any]:
     """The host here, its clients in a second process."""
     gc.collect()
     base = rss_bytes()
@@ -196,6 +200,8 @@ async def run_apart(tables: int, deals: int, seed: int) -> dict[str, Any]:
         raise SystemExit(f"the clients' process failed: {line!r}")
     gc.collect()
     seated_rss = rss_bytes()
+    if gc_frozen:
+        collect_less()  # what nil-tui host does once its table is open
     cpu = cpu_times()
     out = await child.stdout.read()
     await child.wait()
@@ -280,6 +286,9 @@ def main() -> None:
     parser.add_argument("--clients", choices=("process", "same"), default="process")
     parser.add_argument("--uvloop", action="store_true",
                         help="run host and clients on uvloop's event loop (pip install uvloop)")
+    parser.add_argument("--gc-as-is", action="store_true",
+                        help="leave the host's garbage collector as Python sets it (to "
+                             "compare with what nil-tui host does: collect_less)")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--clients-for", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -293,7 +302,7 @@ def main() -> None:
         clients_for(args.clients_for, args.seed)
         return
     runner = run_apart if args.clients == "process" else run_same
-    result = asyncio.run(runner(args.tables, args.deals, args.seed))
+    result = asyncio.run(runner(args.tables, args.deals, args.seed, not args.gc_as_is))
     if args.json:
         print(json.dumps(result, indent=1))
     else:

@@ -555,6 +555,15 @@ class Deal:
             deals_left=left,
         )
 
+    def own_view(self, seat: int) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
+        """What ``view(seat)`` holds that is that seat's own: (its hand, its legal cards, none
+        unless it is to move). For whoever writes several seats' views of one position (a
+        shared table): the rest of a view is public, the same for every seat."""
+        if seat not in (0, 1, 2, 3):
+            raise ValueError(f"a seat is 0..3, not {seat!r}")
+        return (tuple(cards_of(self._hands[seat])),
+                tuple(self.legal_moves()) if self.to_move == seat else ())
+
     def __repr__(self) -> str:
         return (f"<Deal dealer={self.dealer} tricks={len(self._tricks)} trick={self._trick} "
                 f"to_move={self.to_move} taken={self._taken}>")

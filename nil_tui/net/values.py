@@ -61,7 +61,8 @@ def seat_states(game: Game, turn: int, names: Sequence[str],
                 ) -> dict[int, session.TableState]:
     """What each of ``seats`` may see now. The first is the session's ``table_state``; the
     others differ from it only in what is each seat's own (its seat, hand, legal cards and
-    pace), taken from that seat's own view (a test compares every one with the session's)."""
+    pace), taken from that seat's own part of its view (``Deal.own_view``; a test compares every
+    one with the session's)."""
     if not seats:
         return {}
     to_move = game.to_move if game.phase is Phase.PLAYING else None
@@ -70,9 +71,10 @@ def seat_states(game: Game, turn: int, names: Sequence[str],
                                 names=names, levels=levels, thinking=thinking,
                                 help_allowed=False)
     out = {seats[0]: first}
+    deal = game.deal
     for seat in seats[1:]:
-        view = game.deal.view(seat)
-        out[seat] = first._replace(seat=seat, hand=view.hand, legal=view.legal,
+        hand, legal = deal.own_view(seat)  # the seat's own part of its view
+        out[seat] = first._replace(seat=seat, hand=hand, legal=legal,
                                    pace=pace_of(game, seat))
     return out
 

@@ -255,3 +255,22 @@ async def test_a_player_whose_process_stops_is_noticed_by_the_tables_ping() -> N
             os.kill(proc.pid, signal.SIGCONT)
             proc.kill()
             await proc.wait()
+
+
+def test_a_seats_own_part_of_its_view_is_that_of_its_view() -> None:
+    """``Deal.own_view`` (what the table writes into each seat's state) is the hand and the
+    legal cards of that seat's own view, at every position of whole deals, for every seat."""
+    from nil_tui.engine import Deal
+
+    for seed in range(4):
+        deal = Deal.new(dealer=seed % 4, rng=random.Random(seed))
+        rng = random.Random(seed)
+        while True:
+            for seat in range(4):
+                view = deal.view(seat)
+                assert deal.own_view(seat) == (view.hand, view.legal)
+            if deal.is_over:
+                break
+            deal.play(rng.choice(deal.legal_moves()))
+    with pytest.raises(ValueError):
+        deal.own_view(4)
