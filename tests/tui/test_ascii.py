@@ -116,3 +116,38 @@ def test_glyphs_keep_their_width_in_ascii() -> None:
     plain = to_ascii(sample)
     assert plain.isascii() and len(plain) == cell_len(sample)
     assert to_ascii("♠♥♦♣ ● ○ ← →") == "SHDC * o < >"
+
+
+async def test_the_lobby_and_the_table_dialogs_are_ascii(nil_home: Any) -> None:
+    from test_lobby import INVITE, FakeClient, lobby_message
+
+    from nil_tui.tui.screens.lobby import LobbyScreen
+
+    with Store.open() as store:
+        store.save_settings({"ascii": True})
+    app = NilApp("setup")
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        walk = Walk(app, pilot)
+        await walk.look("setup")
+        await walk.look("join dialog", "j")
+        await walk.look("join dialog, a problem", "enter")
+        await walk.look("setup", "escape")
+        await walk.look("host dialog", "o")
+        await walk.look("setup", "escape")
+        client = FakeClient()
+        client.feed(lobby_message({0: "Hana", 1: "Gus"}, [{"kind": "joined", "seat": 1,
+                                                            "name": "Gus"}]))
+        app.push_screen(LobbyScreen(client, invite=INVITE, code="127.0.0.1:4711/abcd-efgh",
+                                    local_only=True))
+        # the lobby's worker reads its table for as long as it is shown: no waiting for it
+        for where, key in (("lobby", None), ("leave question", "escape")):
+            if key is not None:
+                await pilot.press(key)
+            for _ in range(20):
+                await pilot.pause(0.05)
+            walk.seen.append(f"{where} ({type(app.screen).__name__})")
+            if high_cells(app):
+                walk.bad[where] = high_cells(app)[:3]
+        assert "lobby (LobbyScreen)" in walk.seen
+        assert "leave question (ConfirmLeave)" in walk.seen
+        assert walk.bad == {}, walk.bad

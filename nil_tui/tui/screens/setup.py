@@ -111,7 +111,9 @@ class SetupScreen(NilScreen):
     # labels beside their fields, the checkboxes on one line.
     CSS = """
     SetupScreen #setup { padding: 0 1; }
-    SetupScreen #setup-title { padding: 0; height: 1; }
+    SetupScreen #setup-top { height: 1; }
+    SetupScreen #setup-title { padding: 0; height: 1; width: 1fr; }
+    SetupScreen #setup-top Button { margin-left: 1; }
     SetupScreen #meter-note { width: auto; color: $text-muted; }
     /* Where the focus is shows without colour: the field's label in reverse, an input's
        or a list's frame drawn in heavy lines, a checkbox's label underlined. */
@@ -138,6 +140,8 @@ class SetupScreen(NilScreen):
         Binding("f2", "same_for_all", "Same for all"),
         Binding("ctrl+s", "start", "Start"),
         Binding("c", "challenge", "Challenge", show=False),  # the button says (c)
+        Binding("o", "host", "Host a table", show=False),  # so does this one (o)
+        Binding("j", "join", "Join a table", show=False),  # and this one (j)
         Binding("h", "history", "History"),
         Binding("i", "stats", "Statistics"),
         Binding("question_mark,f1", "app.rules", "Rules"),
@@ -155,8 +159,14 @@ class SetupScreen(NilScreen):
         o = self.options
         specs = [spec for spec, _, _ in self.choices]
         with VerticalScroll(id="setup", can_focus=False):
-            yield Static(Text.assemble(("Zero", "bold"), " (Nil): the card game where "
-                                       "nobody wants a trick"), id="setup-title")
+            with Horizontal(id="setup-top"):
+                yield Static(Text.assemble(("Zero", "bold"), " (Nil): nobody wants a trick"),
+                             id="setup-title")
+                yield Button("Host a table (o)", id="host", compact=True,
+                             tooltip="Open a table that friends join from their own "
+                             "terminals, with the deals, seed, bots and scoring chosen here")
+                yield Button("Join a table (j)", id="join", compact=True,
+                             tooltip="Sit at a friend's table with the invite they gave you")
             if self.saved is not None:
                 from ...challenge import record_date
 
@@ -369,6 +379,36 @@ class SetupScreen(NilScreen):
 
     def action_history(self) -> None:
         self.nil_app.open_history()
+
+    def action_host(self) -> None:
+        """A table for friends, with the deals, seed, bots and scoring on screen."""
+        options = self.read_options()
+        if options is None:
+            return
+        from ..together import host_table, settings_from
+        from .lobby import TableDialog
+
+        async def submit(_invite: str, name: str) -> str | None:
+            return await host_table(self.nil_app, settings_from(options, name))
+
+        self.app.push_screen(TableDialog(submit, join=False))
+
+    def action_join(self) -> None:
+        from ..together import join_table
+        from .lobby import TableDialog
+
+        async def submit(invite: str, name: str) -> str | None:
+            return await join_table(self.nil_app, invite, name)
+
+        self.app.push_screen(TableDialog(submit, join=True))
+
+    @on(Button.Pressed, "#host")
+    def _host_pressed(self) -> None:
+        self.action_host()
+
+    @on(Button.Pressed, "#join")
+    def _join_pressed(self) -> None:
+        self.action_join()
 
     def action_stats(self) -> None:
         self.nil_app.open_stats()
