@@ -356,7 +356,7 @@ class TableScreen(TableWork):
             self._carry_out(self.session.act(GoOn()))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if not self.is_active:
+        if not self.is_active or not self.query(Hand):  # (or not drawn yet, or taken away)
             return False
         if action in CHALLENGE_KEYS.values() and self.session.help_refused(action):
             return False  # hints, undo and the meter are off in a daily challenge
