@@ -70,6 +70,8 @@ def add_parsers(sub: Any) -> None:
     host.add_argument("--keyfile", default=None, metavar="FILE",
                       help="the certificate's private key (PEM)")
     host.add_argument("--name", default=None, help="your name at the table")
+    host.add_argument("--text", action="store_true",
+                      help="play in plain lines of text instead of the table screen")
     host.add_argument("--no-seat", action="store_true",
                       help="run the table without playing at it")
     host.add_argument("--players", type=people, default=None, metavar="N",
@@ -119,6 +121,8 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         if args.command == "host":
+            if not args.no_seat and _on_screen(args):
+                return _host_on_screen(args)
             return asyncio.run(_host(args))
         if _on_screen(args):
             return _join_on_screen(args)
@@ -156,6 +160,15 @@ def host_settings(args: argparse.Namespace) -> HostSettings:
                         resume=args.resume, replace=args.replace)
 
 
+def _host_on_screen(args: argparse.Namespace) -> int:
+    """The host at South on the table screen, after the lobby."""
+    from dataclasses import replace
+
+    from ..tui.together import host_app
+
+    return host_app(replace(host_settings(args), own_history=False))
+
+
 async def _host(args: argparse.Namespace) -> int:
     from ..cli import UsageError
     from .hosting import HostError, open_table
@@ -164,6 +177,8 @@ async def _host(args: argparse.Namespace) -> int:
         hosted = await open_table(host_settings(args))
     except HostError as exc:
         raise UsageError(str(exc)) from None
+    from .server import collect_less
+    collect_less()  # the table is open: what lives now stays out of the collector's passes
     for line in hosted.lines():
         print(line, flush=True)
     try:

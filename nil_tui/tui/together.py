@@ -14,13 +14,14 @@ from typing import TYPE_CHECKING, Any
 
 from textual.widget import Widget
 
+from .app import NilApp
+
 if TYPE_CHECKING:
     from textual.app import App
 
     from ..net.client import TableClient
     from ..net.hosting import HostedTable, HostSettings
     from ..options import PlayOptions
-    from .app import NilApp
 
 _HOSTED: weakref.WeakKeyDictionary[Any, HostedTable] = weakref.WeakKeyDictionary()
 """The table each app hosts (at most one), open until the app ends."""
@@ -143,7 +144,7 @@ def show_lobby(app: NilApp, client: TableClient, *, hosted: HostedTable | None =
                              leaving="The table closes: the others at it are sent away.")
     else:
         screen = LobbyScreen(client, invite=invite, on_start=started, on_leave=leave)
-    app._replace_stack(screen)
+    app.replace_stack(screen)
 
 
 def show_table(app: NilApp, client: TableClient, home: Path | None) -> None:
@@ -168,4 +169,55 @@ async def _leave(app: NilApp, client: TableClient, hosted: HostedTable | None) -
     app.open_setup()
 
 
-__all__ = ["host_table", "hosted_table", "join_table", "settings_from", "show_lobby"]
+class HostApp(NilApp):
+    """The app for ``nil-tui host`` on a terminal: it opens the table, seats the host at
+    South and shows the lobby, then the table. Leaving the lobby, or quitting, closes the
+    table (``nil-tui host --resume`` brings back a game under way, with the same invite)."""
+
+    def __init__(self, settings: HostSettings) -> None:
+        super().__init__("host")
+        self.settings = settings
+        self.together_exit = True  # leaving the lobby ends the program (no setup to go to)
+
+    def _begin(self) -> None:
+        from dataclasses import replace as with_
+
+        from .ascii import use_ascii
+
+        self.options = with_(self.home.load_options(), from_setup=False)
+        use_ascii(self, self.options.ascii)
+        self.run_worker(self._open(), group="together", exclusive=True)
+        self._check_size()
+
+    async def _open(self) -> None:
+        problem = await host_table(self, self.settings)
+        if problem is not None:
+            self.exit(2, message=f"nil-tui host: {problem}")
+
+    def action_request_quit(self) -> None:
+        from .screens.lobby import ConfirmLeave
+        from .screens.table import TableScreen
+
+        if isinstance(self.screen, ConfirmLeave):
+            return
+        if any(isinstance(s, TableScreen) and s.in_progress for s in self.screen_stack):
+            self.push_screen(ConfirmLeave("The table closes; nil-tui host --resume brings "
+                                          "it back, with the same invite."),
+                             lambda leave: self.exit(0) if leave else None)
+        else:
+            self.exit(0)
+
+
+def host_app(settings: HostSettings) -> int:
+    """``nil-tui host`` on a terminal: the lobby, then the table, until the host quits."""
+    from . import lifecycle
+
+    problem = lifecycle.missing_terminal("nil-tui host")
+    if problem:
+        lifecycle.say(problem)
+        return lifecycle.EXIT_NO_TERMINAL
+    return lifecycle.run(HostApp(settings), "nil-tui host")
+
+
+__all__ = ["HostApp", "host_app", "host_table", "hosted_table", "join_table", "settings_from",
+           "show_lobby"]

@@ -183,7 +183,8 @@ def test_a_table_over_tls_with_its_own_certificate(tmp_path: Path) -> None:
 def test_the_host_plays_south_and_starts_the_game_when_ready(tmp_path: Path) -> None:
     pid, fd = pty.fork()
     if pid == 0:  # the child: nil-tui host in a terminal, sitting at South
-        args = command("host", "--port", "0", "--deals", "1", "--seed", "12", "--name", "Hana")
+        args = command("host", "--text", "--port", "0", "--deals", "1", "--seed", "12",
+                       "--name", "Hana")
         os.execvpe(args[0], args, env_for(tmp_path / "host"))
     out = b""
     guest = None
