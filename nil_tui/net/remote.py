@@ -197,7 +197,51 @@ class Frame(NamedTuple):
 Reconnect = Callable[[], Awaitable[bool]]
 
 
-class RemoteSession:
+class NoBotsHere:
+    """What only a game played here has (its bots, hints and the meter worked out here):
+    nothing at a shared table, whose bots play at the table."""
+
+    def decide(self, request: Request) -> Decision:
+        raise TypeError("the bots of a shared table play at the table")
+
+    def bot_decided(self, decision: Decision) -> list[gs.Out]:
+        return []
+
+    def bot_lost(self, request: Request) -> list[gs.Out]:
+        return []
+
+    def hint_found(self, turn: int, card: Card, reason: str) -> list[gs.Out]:
+        return []
+
+    def meter_estimated(self, key: MeterKey, chance: float | None) -> list[gs.Out]:
+        return []
+
+
+def seat_note(event: dict[str, Any], message: dict[str, Any], me: int) -> gs.TableNote | None:
+    """What the table said of a seat (another person came, dropped, came back)."""
+    seat = event.get("seat")
+    if not isinstance(seat, int) or not 0 <= seat <= 3 or seat == me:
+        return None
+    seats = message.get("seats") or []
+    name = str(seats[seat].get("name") if seat < len(seats) else "") or SEEN_AS[
+        _seat(seat, me)]
+    where = SEEN_AS[_seat(seat, me)]
+    kind = event.get("kind")
+    if kind == "away":
+        return gs.TableNote(f"{name} ({where}) lost the link: the table waits for them "
+                            f"{event.get('wait', 60):g} s, then a bot plays for them.",
+                            warn=True)
+    if kind == "stand_in":
+        return gs.TableNote(f"A {event.get('bot')} bot plays for {name} ({where}) until "
+                            "they are back.", warn=True)
+    if kind == "back":
+        return gs.TableNote(f"{name} ({where}) is back at the table.")
+    if kind == "joined":
+        return gs.TableNote(f"{name} sits at {where}.")
+    return None
+
+
+class RemoteSession(NoBotsHere):
     """A seat at a shared table, for the table screen (see the module's docstring).
 
     ``client`` is connected and seated; ``on_finished`` is called once with the finished game
@@ -542,30 +586,8 @@ class RemoteSession:
             return [Refused("play", f"The table refused: {message.get('reason')}")]
         if kind in ("seats", "lobby"):
             return [note for event in message.get("events") or []
-                    if (note := self._note(event, message)) is not None]
+                    if (note := seat_note(event, message, self.me)) is not None]
         return []
-
-    def _note(self, event: dict[str, Any], message: dict[str, Any]) -> gs.TableNote | None:
-        seat = event.get("seat")
-        if not isinstance(seat, int) or not 0 <= seat <= 3 or seat == self.me:
-            return None
-        seats = message.get("seats") or []
-        name = str(seats[seat].get("name") if seat < len(seats) else "") or SEEN_AS[
-            _seat(seat, self.me)]
-        where = SEEN_AS[_seat(seat, self.me)]
-        kind = event.get("kind")
-        if kind == "away":
-            return gs.TableNote(f"{name} ({where}) lost the link: the table waits for them "
-                                f"{event.get('wait', 60):g} s, then a bot plays for them.",
-                                warn=True)
-        if kind == "stand_in":
-            return gs.TableNote(f"A {event.get('bot')} bot plays for {name} ({where}) until "
-                                "they are back.", warn=True)
-        if kind == "back":
-            return gs.TableNote(f"{name} ({where}) is back at the table.")
-        if kind == "joined":
-            return gs.TableNote(f"{name} sits at {where}.")
-        return None
 
     async def _link_lost(self) -> list[gs.Out] | None:
         """The connection closed: the game is over, the seat was taken from elsewhere, or
@@ -592,22 +614,6 @@ class RemoteSession:
         self._closed = True
         return [gs.TableNote("The table cannot be reached any more: the same nil-tui join "
                              "brings you back.", warn=True, status=True)]
-
-    # --- what only a game played here has ------------------------------------------------------
-    def decide(self, request: Request) -> Decision:
-        raise TypeError("the bots of a shared table play at the table")
-
-    def bot_decided(self, decision: Decision) -> list[gs.Out]:
-        return []
-
-    def bot_lost(self, request: Request) -> list[gs.Out]:
-        return []
-
-    def hint_found(self, turn: int, card: Card, reason: str) -> list[gs.Out]:
-        return []
-
-    def meter_estimated(self, key: MeterKey, chance: float | None) -> list[gs.Out]:
-        return []
 
 
 __all__ = ["REFUSALS", "DealSeen", "RemoteSession", "build_game", "turn_game", "turn_news",
