@@ -32,10 +32,13 @@ import sys
 import time
 from typing import Any
 
-from websockets.exceptions import ConnectionClosed
+from websockets.client import ClientProtocol
+from websockets.frames import Frame, Opcode
+from websockets.http11 import Response
+from websockets.uri import parse_uri
 
-from nil_tui.net.client import TableClient
-from nil_tui.net.keys import Invite
+from nil_tui import __version__
+from nil_tui.net.protocol import PROTOCOL
 from nil_tui.net.server import Limits, TableServer, collect_less
 from nil_tui.net.table import Table, TableConfig
 from nil_tui.session import protocol as session
@@ -80,43 +83,113 @@ class Timing:
             self.delays.append(time.perf_counter() - start)
 
 
-async def scripted(client: TableClient, table: int, rng: random.Random,
-                   timing: Timing) -> int:
-    """Play random legal cards until the game is over; returns the cards played. The
-    messages are read as plain JSON, and only those it acts on (a scripted client needs four
-    fields of a state on its turn or at a deal's end; the full reading of the session's
-    values, checked field by field, is a real client's own cost, on its own machine, left
-    out so that the figures are the host's)."""
-    ws = client.ws
-    assert ws is not None
-    answered, went_on, cards = -1, 0, 0
-    for _ in range(1_000_000):
-        try:
-            text = await ws.recv()
-        except ConnectionClosed:
-            return cards
+class Scripted(asyncio.Protocol):
+    """A scripted player on a real WebSocket (websockets' own protocol, without its asyncio
+    connection): it plays random legal cards until the game is over. Each frame is read as it
+    arrives, and only those it acts on (its turn, a deal's end, the record) as plain JSON: a
+    scripted player needs four fields of a state; the full reading of the session's values,
+    checked field by field, is a real client's own cost, on its own machine, left out so that
+    the figures are the host's."""
+
+    def __init__(self, url: str, secret: str, name: str, table: int, rng: random.Random,
+                 timing: Timing) -> None:
+        self.ws = ClientProtocol(parse_uri(url), max_size=2**22)
+        self.secret, self.name, self.table, self.rng, self.timing = \
+            secret, name, table, rng, timing
+        self.transport: asyncio.Transport | None = None
+        loop = asyncio.get_running_loop()
+        self.welcomed: asyncio.Future[None] = loop.create_future()
+        self.over: asyncio.Future[int] = loop.create_future()
+        self.backlog: list[str] | None = []  # frames that came before the start, in order
+        self.welcome_due = True
+        self.answered, self.went_on, self.cards, self.id = -1, 0, 0, 0
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        self.ws.send_request(self.ws.connect())
+        self._flush()
+
+    def _flush(self) -> None:
+        assert self.transport is not None
+        for data in self.ws.data_to_send():
+            if data:
+                self.transport.write(data)
+
+    def _send(self, message: dict[str, Any]) -> None:
+        self.id += 1
+        self.ws.send_text(json.dumps({**message, "id": self.id},
+                                     separators=(",", ":")).encode())
+        self._flush()
+
+    def data_received(self, data: bytes) -> None:
+        self.ws.receive_data(data)
+        for event in self.ws.events_received():
+            if isinstance(event, Response):
+                if event.status_code != 101:
+                    self.welcomed.set_exception(SystemExit(f"refused: {event.status_code}"))
+                    return
+                self._send({"type": "hello", "protocol": PROTOCOL, "app": __version__,
+                            "invite": self.secret, "key": None, "name": self.name,
+                            "seat": None})
+            elif isinstance(event, Frame) and event.opcode is Opcode.TEXT:
+                text = event.data.decode()
+                if self.welcome_due:
+                    self.welcome_due = False
+                    if '"type":"welcome"' not in text.partition("\n")[0]:
+                        self.welcomed.set_exception(SystemExit(f"not seated: {text[:200]}"))
+                        return
+                    self.welcomed.set_result(None)
+                elif self.backlog is not None:
+                    self.backlog.append(text)
+                else:
+                    self._read(text)
+        self._flush()  # pongs, a close
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.welcomed.done():
+            self.welcomed.set_exception(SystemExit("the table closed the connection"))
+        if not self.over.done():
+            self.over.set_result(self.cards)
+
+    def go(self) -> None:
+        """Start playing (every client is seated): what came meanwhile first."""
+        backlog, self.backlog = self.backlog or [], None
+        for text in backlog:
+            self._read(text)
+
+    def _read(self, text: str) -> None:
+        if self.over.done():
+            return
         last = text.rpartition("\n")[2]  # a frame ends with the state
         if not any(mark in last for mark in ACTED_ON):
-            continue
+            return
         message = json.loads(last)
         kind = message.get("type")
         if kind == "record":
-            return cards
+            self.over.set_result(self.cards)
+            return
         if kind != "TableState":
-            continue
+            return
         pace, turn = message["pace"], message["turn"]
-        if pace == "deal_over" and went_on < message["deal_number"]:
-            went_on = message["deal_number"]
-            await client.go_on()
-        if pace == "your_turn" and turn > answered:
-            timing.turn_arrived(table, turn)
-            answered = turn
-            timing.played(table, turn)
-            await client.send({"type": "act", "turn": turn, "action": {
+        if pace == "deal_over" and self.went_on < message["deal_number"]:
+            self.went_on = message["deal_number"]
+            self._send({"type": "act", "turn": turn, "action": {
+                "protocol": session.PROTOCOL_VERSION, "type": "GoOn"}})
+        if pace == "your_turn" and turn > self.answered:
+            self.timing.turn_arrived(self.table, turn)
+            self.answered = turn
+            self.timing.played(self.table, turn)
+            self._send({"type": "act", "turn": turn, "action": {
                 "protocol": session.PROTOCOL_VERSION, "type": "PlayCard",
-                "card": rng.choice(message["legal"])}})
-            cards += 1
-    return cards
+                "card": self.rng.choice(message["legal"])}})
+            self.cards += 1
+
+    def close(self) -> None:
+        if self.transport is not None:
+            self.ws.send_close(1000)
+            self._flush()
+            self.transport.close()
 
 
 async def play_tables(port: int, secrets: list[str], seed: int,
@@ -126,25 +199,33 @@ async def play_tables(port: int, secrets: list[str], seed: int,
     gc.collect()
     base = rss_bytes()
     timing = Timing()
-    clients: list[tuple[int, TableClient]] = []
+    loop = asyncio.get_running_loop()
+    rng = random.Random(seed)
+    clients: list[Scripted] = []
     for i, secret in enumerate(secrets):
-        invite = Invite("127.0.0.1", port, secret)
         for seat in range(4):
-            clients.append((i, TableClient(invite, name=f"t{i}s{seat}", path=f"/t/{i}")))
+            clients.append(Scripted(f"ws://127.0.0.1:{port}/t/{i}", secret, f"t{i}s{seat}", i,
+                                    random.Random(rng.random()), timing))
+
+    async def connect(client: Scripted) -> None:
+        await loop.create_connection(lambda: client, "127.0.0.1", port)
+        await client.welcomed
+
     for i in range(0, len(clients), 50):  # connect in batches (the listen backlog)
-        await asyncio.gather(*(c.connect() for _, c in clients[i:i + 50]))
+        await asyncio.gather(*(connect(c) for c in clients[i:i + 50]))
     if seated is not None:
         seated()
-    rng = random.Random(seed)
     start = time.perf_counter()
     cpu = cpu_times()
-    played = await asyncio.gather(*(scripted(c, i, random.Random(rng.random()), timing)
-                                    for i, c in clients))
+    for client in clients:
+        client.go()
+    played = await asyncio.gather(*(c.over for c in clients))
     elapsed = time.perf_counter() - start
     cpu_used = tuple(b - a for a, b in zip(cpu, cpu_times()))
     peak = rss_bytes()
-    for _, c in clients:
-        await c.close()
+    for client in clients:
+        client.close()
+    await asyncio.sleep(0.1)
     return {"cards": sum(played), "seconds": elapsed, "cpu_seconds": cpu_used,
             "delays": timing.delays, "mb_per_table": (peak - base) / len(secrets) / 2**20}
 

@@ -22,7 +22,7 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request as HttpRequest
 from websockets.http11 import Response
-from websockets.protocol import State
+from websockets.protocol import Side, State
 
 from .protocol import JSON, MAX_MESSAGE, Refusal, encode, read_hello, read_request
 from .table import Table
@@ -57,6 +57,13 @@ class Connection:
         self.sending = False  # the pump is sending a message it took from the queue
         self.written_now = 0  # messages written at once, without the pump
         self._send_data: Callable[[], None] | None = getattr(ws, "send_data", None)
+        protocol = ws.protocol
+        self._plain_frames = (getattr(protocol, "side", None) is Side.SERVER
+                              and getattr(protocol, "extensions", None) == []
+                              and isinstance(getattr(protocol, "writes", None), list)
+                              and hasattr(protocol, "expect_continuation_frame"))
+        """Whether a text frame may be written here as websockets writes it (a server's
+        frames are not masked; no extension such as compression changes them)."""
 
     def _write_now(self, text: str) -> bool:
         """Write a message at once, without waking the pump, when nothing waits before it and
@@ -72,8 +79,15 @@ class Connection:
                 or getattr(ws, "send_in_progress", None) is not None
                 or ws.transport.get_write_buffer_size() > 0):
             return False
-        protocol.send_text(text.encode())
-        write()
+        data = text.encode()
+        if self._plain_frames and not protocol.writes \
+                and not protocol.expect_continuation_frame:
+            # nothing else waits to go out: the frame websockets would write for this text
+            # (a final, unmasked text frame, no extension), header and text in one write
+            ws.transport.write(_text_frame_header(len(data)) + data)
+        else:
+            protocol.send_text(data)
+            write()
         self.written_now += 1
         self.bytes_sent += len(text)
         return True
@@ -134,6 +148,15 @@ class Connection:
             return True
         self.flooded += 1
         return False
+
+
+def _text_frame_header(size: int) -> bytes:
+    """The header of a final, unmasked text frame of ``size`` bytes (RFC 6455, 5.2)."""
+    if size < 126:
+        return bytes((0x81, size))
+    if size < 65536:
+        return bytes((0x81, 126)) + size.to_bytes(2, "big")
+    return bytes((0x81, 127)) + size.to_bytes(8, "big")
 
 
 class TableServer:

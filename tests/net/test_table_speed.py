@@ -274,3 +274,15 @@ def test_a_seats_own_part_of_its_view_is_that_of_its_view() -> None:
             deal.play(rng.choice(deal.legal_moves()))
     with pytest.raises(ValueError):
         deal.own_view(4)
+
+
+@pytest.mark.parametrize("size", [0, 1, 125, 126, 127, 4000, 65535, 65536, 70000])
+def test_a_text_frame_written_at_once_is_the_frame_websockets_writes(size: int) -> None:
+    from websockets.frames import Frame, Opcode
+
+    from nil_tui.net.server import _text_frame_header
+
+    data = "\u00e9x".encode()[:size] + b"y" * max(0, size - 3)
+    data = data[:size]
+    assert _text_frame_header(len(data)) + data == Frame(Opcode.TEXT, data).serialize(
+        mask=False, extensions=[])
