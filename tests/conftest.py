@@ -9,6 +9,35 @@ import pytest
 
 from nil_tui.engine import Deal, Game
 
+# The files whose tests take longest (seconds each: real browsers, terminals, plugin processes,
+# whole games through the app), longest first. They run first, so that the last tests of a
+# run are short ones and no worker is left with a long test while the other has finished
+# (``--dist worksteal`` shares out what is left, but not the test a worker is in).
+SLOW_FIRST = (
+    "tests/browser/",
+    "tests/tui/test_keymash.py",
+    "tests/tui/test_table_features.py",
+    "tests/tui/test_settings.py",
+    "tests/bots/test_plugins_processes.py",
+    "tests/tui/test_play.py",
+    "tests/tui/test_saving.py",
+    "tests/tui/test_looks.py",
+    "tests/net/",
+    "tests/bots/test_levels.py",
+    "tests/tui/test_ascii.py",
+    "tests/tui/test_snapshots.py",
+    "tests/tui/test_challenge_app.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        path = item.nodeid
+        return next((k for k, prefix in enumerate(SLOW_FIRST) if path.startswith(prefix)),
+                    len(SLOW_FIRST))
+
+    items.sort(key=rank)  # stable: within a file, the file's own order
+
 
 def _random_game(seed: int, deals: int = 2, stop_after: int | None = None) -> Game:
     """A game played with random legal cards; ``stop_after`` cards ends it early (in progress)."""
