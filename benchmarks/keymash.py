@@ -4,7 +4,7 @@ then seeded keys on every screen the app starts on (setup, a game, a replay, his
 statistics, the daily challenge, a resumed game), the command palette and the quit keys among
 them, an app that a key ends started again for the keys left.
 
-The tests run the same mashes short (150 keys per seed on the table, 40 per screen:
+The tests run the same mashes short (100 keys per seed on the table, 30 per screen:
 tests/tui/test_keymash.py); this one runs them long, for the rare states a short mash does not
 reach. It prints, per seed, the keys sent, the time they took, the games seen and finished,
 and whether every check held; per screen, the keys, the time, the starts and the screens

@@ -97,7 +97,7 @@ async def test_a_short_key_mash_keeps_the_game_sound(seed: int) -> None:
     app = mash_app(seed, deals=1)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        games = await mash(app, pilot, seed, keys=150)
+        games = await mash(app, pilot, seed, keys=100)
         assert app.is_running
         assert games, "the mash never reached the table"
         for game in games:
@@ -114,11 +114,13 @@ async def test_a_short_key_mash_keeps_the_game_sound(seed: int) -> None:
         if tables and not tables[-1].game.is_over:
             table = tables[-1]
             for _ in range(8):
-                if app.screen is table:
+                # The bots' cards land once the table is in front again: they may end it.
+                if app.screen is table or table.game.is_over:
                     break
                 await pilot.press("escape")
                 await settle(app, pilot)
-            assert app.screen is table, f"stuck on {app.screen!r} above the table"
+            assert app.screen is table or table.game.is_over, \
+                f"stuck on {app.screen!r} above the table"
             hand = table.query_one(Hand)
             # Each step reads the table afresh: a key may only put away a trick on show, and
             # the bots' cards (even a new deal) may come in between.
@@ -362,5 +364,5 @@ async def test_seeded_keys_on_every_screen_raise_nothing(
     monkeypatch.chdir(str(tmp_path))  # a screenshot from the palette lands here
     quick_analysis(monkeypatch)
     await prepare(start)
-    seen, _ = await keys_on_screens(start, 2026, keys=40)
+    seen, _ = await keys_on_screens(start, 2026, keys=30)
     assert seen, "no screen was ever shown"
