@@ -1,7 +1,8 @@
 """The processes a command starts, and how they end with it.
 
 Worker processes started from inside the full-screen app (the analysis, the challenge's
-reference) need multiprocessing's resource tracker started quietly. Every process a command
+reference) need multiprocessing's resource tracker started quietly; a pool of worker processes
+(:class:`WorkerPool`) serves both ``nil-tui simulate`` and the analysis. Every process a command
 starts must end with it, whatever ends the command (SIGKILL included): the Linux calls for that
 (``prctl``, ``unshare``, ``mount``) are here, through ``ctypes``, each returning an error
 instead of raising where the system refuses.
@@ -9,9 +10,13 @@ instead of raising where the system refuses.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, cast
 
 PR_SET_PDEATHSIG = 1
 PR_GET_DUMPABLE = 3
@@ -210,5 +215,130 @@ def reap(keep: frozenset[int] = frozenset()) -> None:
             return
         try:
             os.waitpid(info.si_pid, 0)
+        except OSError:
+            return
+
+
+# --- a pool of worker processes ----------------------------------------------------------------
+class WorkerGone(RuntimeError):
+    """A worker process ended in the middle of its work (killed from outside)."""
+
+
+@contextlib.contextmanager
+def sigint_blocked() -> Iterator[None]:
+    """Ctrl-C held back while a worker starts: the worker inherits the blocked signal and
+    ignores it before it unblocks it, so a Ctrl-C during its start prints nothing."""
+    mask = getattr(signal, "pthread_sigmask", None)
+    if mask is None:
+        yield
+        return
+    old = mask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        mask(signal.SIG_SETMASK, old)
+
+
+class WorkerPool:
+    """A few worker processes, each fed one task at a time through a pipe of its own: the
+    worker runs ``target(conn, *args)``, which answers each ``(index, task)`` it reads with
+    ``(index, result)`` (:func:`serve_tasks`). ``method`` is multiprocessing's start method:
+    "fork" starts at once and shares what this process has loaded; "spawn" is a fresh
+    interpreter (for a process with threads, as the app is). Ctrl-C is held back while a
+    worker starts. How a worker ends with its parent is the target's business. At the end
+    workers get SIGTERM, and SIGKILL if still there 2 s later; with ``kill``, SIGKILL at once
+    (a forked worker has its parent's signal handlers, which SIGTERM would run)."""
+
+    def __init__(self, size: int, method: str, target: Callable[..., None],
+                 args: tuple[object, ...] = (), name: str = "nil-tui worker",
+                 kill: bool = False) -> None:
+        import multiprocessing
+
+        context: Any = multiprocessing.get_context(method)  # (typeshed: no .Process here)
+        self._kill = kill
+        self._workers: list[tuple[Any, Any]] = []
+        try:
+            for _ in range(size):
+                here, there = context.Pipe()
+                proc = context.Process(target=target, args=(there, *args), name=name,
+                                       daemon=True)
+                with sigint_blocked():
+                    proc.start()
+                there.close()
+                self._workers.append((proc, here))
+        except BaseException:
+            self.close()
+            raise
+
+    def __enter__(self) -> WorkerPool:  # noqa: PYI034 - never subclassed
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def results(self, tasks: Sequence[object], should_stop: Callable[[], bool] | None = None,
+                poll: float | None = None) -> Iterator[tuple[int, Any]]:
+        """``(index, result)`` for each task as it is done, in any order. With
+        ``should_stop``, looked at every ``poll`` seconds, it ends as soon as that says stop
+        (the tasks under way are left to :meth:`close`). WorkerGone if a worker ends."""
+        from multiprocessing.connection import wait
+
+        pending = deque(enumerate(tasks))
+        idle = [conn for _proc, conn in reversed(self._workers)]
+        busy: set[Any] = set()
+        while pending or busy:
+            while idle and pending:
+                conn = idle.pop()
+                try:
+                    conn.send(pending.popleft())
+                except OSError:
+                    raise WorkerGone("a worker process stopped unexpectedly") from None
+                busy.add(conn)
+            if should_stop is not None and should_stop():
+                return
+            for ready in wait(list(busy), timeout=poll):
+                try:
+                    k, result = cast(Any, ready).recv()
+                except (EOFError, OSError):
+                    raise WorkerGone("a worker process stopped unexpectedly") from None
+                busy.discard(ready)
+                idle.append(ready)
+                yield k, result
+
+    def close(self) -> None:
+        """End every worker now (a task in progress is dropped) and wait for them."""
+        kill = self._kill
+        workers, self._workers = self._workers, []
+        for _proc, conn in workers:
+            conn.close()
+        for proc, _conn in workers:
+            if proc.is_alive() and proc.pid is not None:
+                try:
+                    os.kill(proc.pid, signal.SIGKILL if kill else signal.SIGTERM)
+                except OSError:
+                    pass
+        for proc, _conn in workers:
+            proc.join(5.0 if kill else 2.0)
+            if proc.is_alive():
+                proc.kill()
+                proc.join()
+
+
+def serve_tasks(conn: Any, work: Callable[[Any], Any],
+                failed: Callable[[Exception], Any]) -> None:
+    """A worker's loop: ``work(task)`` for each ``(index, task)`` read from ``conn``, its
+    result (or ``failed(exc)`` if it raised) sent back with the index, until the pipe ends."""
+    while True:
+        try:
+            k, task = conn.recv()
+        except (EOFError, OSError):
+            return
+        result: Any
+        try:
+            result = work(task)
+        except Exception as exc:  # noqa: BLE001 - a bug: ``failed`` says what goes back
+            result = failed(exc)
+        try:
+            conn.send((k, result))
         except OSError:
             return

@@ -470,104 +470,51 @@ def _outcomes(tasks: list[GameTask], jobs: int) -> Iterator[GameOutcome]:
         for task in tasks:
             yield play_game(task)
         return
-    with _Workers(min(jobs, len(tasks))) as workers:
-        yield from workers.play(tasks)
+    yield from _in_workers(tasks, min(jobs, len(tasks)))
 
 
 class WorkerDied(RuntimeError):
     """A worker process of the match ended in the middle of a game (killed from outside)."""
 
 
-class _Workers:
-    """A few worker processes (forked: they start at once and share what this one has
-    loaded), each fed one game at a time through a pipe of its own.
+def _in_workers(tasks: list[GameTask], size: int) -> Iterator[GameOutcome]:
+    """The games played by ``size`` worker processes (forked: they start at once and share
+    what this one has loaded), each fed one game at a time; outcomes in task order.
 
     A worker never outlives the match: the kernel ends it as soon as this process ends, in
     whatever way (``PR_SET_PDEATHSIG``), and a thread of it leaves as soon as a pipe whose
-    other end only this process holds reaches its end (where the kernel cannot). Ctrl-C
-    reaches the whole terminal's process group: workers ignore it, and this process ends
-    them at once. Their plugins' processes watch them and end with them."""
+    other end only this process holds (the lifeline) reaches its end (where the kernel
+    cannot). Ctrl-C reaches the whole terminal's process group: workers ignore it, and this
+    process ends them at once. Their plugins' processes watch them and end with them."""
+    import os
 
-    def __init__(self, size: int) -> None:
-        import multiprocessing
-        import os
+    from .bots.players import shutdown
+    from .processes import WorkerGone, WorkerPool
 
-        from .bots.players import shutdown
-
-        shutdown(0.2)  # the plugin processes of this process (the check of the specs) go:
-        # a worker must not inherit their pipes
-        context = multiprocessing.get_context("fork")
-        self._lifeline = os.pipe()
-        self._workers: list[tuple[Any, Any]] = []
-        try:
-            for _ in range(size):
-                here, there = context.Pipe()
-                proc = context.Process(target=_work, name="nil-tui simulate",
-                                       args=(there, self._lifeline, os.getpid()),
-                                       daemon=True)
-                proc.start()
-                there.close()
-                self._workers.append((proc, here))
-        except BaseException:
-            self.close()
-            raise
-
-    def __enter__(self) -> _Workers:  # noqa: PYI034 - a private class, never subclassed
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def play(self, tasks: list[GameTask]) -> Iterator[GameOutcome]:
-        from multiprocessing.connection import wait
-
-        pending = list(enumerate(tasks))
-        pending.reverse()
-        idle = [conn for _proc, conn in self._workers]
-        busy: set[Any] = set()
-        done: dict[int, GameOutcome] = {}
-        following = 0
-        while following < len(tasks):
-            while idle and pending:
-                conn = idle.pop()
-                conn.send(pending.pop())
-                busy.add(conn)
-            for ready in wait(list(busy)):
-                try:
-                    k, outcome = cast(Any, ready).recv()
-                except (EOFError, OSError):
-                    raise WorkerDied("a simulate worker stopped unexpectedly") from None
-                if isinstance(outcome, BaseException):
-                    raise outcome
-                busy.discard(ready)
-                idle.append(ready)
-                done[k] = outcome
-            while following in done:
-                yield done.pop(following)
-                following += 1
-
-    def close(self) -> None:
-        """End every worker now (a game in progress is dropped) and wait for them."""
-        import os
-        import signal
-
-        workers, self._workers = self._workers, []
-        for _proc, conn in workers:
-            conn.close()
-        for proc, _conn in workers:
-            if proc.is_alive() and proc.pid is not None:
-                try:
-                    os.kill(proc.pid, signal.SIGKILL)
-                except OSError:
-                    pass
-        for proc, _conn in workers:
-            proc.join(5.0)
-        for fd in self._lifeline:
+    shutdown(0.2)  # the plugin processes of this process (the check of the specs) go:
+    # a worker must not inherit their pipes
+    lifeline = os.pipe()
+    try:
+        with WorkerPool(size, "fork", _work, (lifeline, os.getpid()),
+                        name="nil-tui simulate", kill=True) as pool:
+            done: dict[int, GameOutcome] = {}
+            following = 0
+            try:
+                for k, outcome in pool.results(tasks):
+                    if isinstance(outcome, BaseException):
+                        raise outcome
+                    done[k] = outcome
+                    while following in done:
+                        yield done.pop(following)
+                        following += 1
+            except WorkerGone:
+                raise WorkerDied("a simulate worker stopped unexpectedly") from None
+    finally:
+        for fd in lifeline:
             try:
                 os.close(fd)
             except OSError:
                 pass
-        self._lifeline = (-1, -1)
 
 
 def _work(conn: Any, lifeline: tuple[int, int], parent: int) -> None:
@@ -576,9 +523,12 @@ def _work(conn: Any, lifeline: tuple[int, int], parent: int) -> None:
     import signal
     import threading
 
-    from .processes import die_with_parent
+    from .processes import die_with_parent, serve_tasks
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    mask = getattr(signal, "pthread_sigmask", None)
+    if mask is not None:  # held back while it started (ignored from now on)
+        mask(signal.SIG_UNBLOCK, {signal.SIGINT})
     if not die_with_parent(parent):
         os._exit(0)
     os.close(lifeline[1])  # the write end of the lifeline stays in the parent only
@@ -592,19 +542,7 @@ def _work(conn: Any, lifeline: tuple[int, int], parent: int) -> None:
         os._exit(0)
 
     threading.Thread(target=watch, name="parent watch", daemon=True).start()
-    while True:
-        try:
-            k, task = conn.recv()
-        except (EOFError, OSError):
-            return
-        try:
-            result: Any = play_game(task)
-        except Exception as exc:  # noqa: BLE001 - the parent raises it
-            result = exc
-        try:
-            conn.send((k, result))
-        except OSError:
-            return
+    serve_tasks(conn, play_game, lambda exc: exc)  # a game's exception: the parent raises it
 
 
 class _Progress:

@@ -10,21 +10,16 @@ Ctrl-C reaches the whole terminal's process group: workers ignore it, their pare
 
 from __future__ import annotations
 
-import contextlib
-import multiprocessing
 import os
 import signal
 import threading
 import time
 import traceback
-from collections import deque
-from collections.abc import Callable, Iterator, Sequence
-from multiprocessing.connection import Connection, wait
-from multiprocessing.process import BaseProcess
-from typing import Any, cast
+from collections.abc import Callable, Sequence
+from multiprocessing.connection import Connection
 
 from ..engine import PlayerView
-from ..processes import start_resource_tracker
+from ..processes import WorkerGone, WorkerPool, serve_tasks, start_resource_tracker
 from .estimate import Budget, DecisionFigures, evaluate
 
 # (the view of the seat to move, the index of the card it played, the budget)
@@ -56,92 +51,19 @@ def run_tasks(tasks: Sequence[Task], jobs: int,
                 return False
             on_done(k, figures)
         return True
-    with _Pool(min(jobs, len(tasks))) as pool:
-        return pool.run(tasks, on_done, should_stop)
-
-
-@contextlib.contextmanager
-def _sigint_blocked() -> Iterator[None]:
-    """Ctrl-C held back while a worker starts: the worker inherits the blocked signal and
-    ignores it before it unblocks it, so a Ctrl-C during its start prints nothing."""
-    mask = getattr(signal, "pthread_sigmask", None)
-    if mask is None:
-        yield
-        return
-    old = mask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        mask(signal.SIG_SETMASK, old)
-
-
-class _Pool:
-    """A few worker processes, each fed one task at a time through its own pipe."""
-
-    def __init__(self, size: int) -> None:
-        start_resource_tracker()  # inside the app, stderr has no file to hand it
-        ctx = multiprocessing.get_context("spawn")
-        self._workers: list[tuple[BaseProcess, Connection]] = []
+    start_resource_tracker()  # inside the app, stderr has no file to hand it
+    done = 0
+    with WorkerPool(min(jobs, len(tasks)), "spawn", serve, (os.getpid(),),
+                    name="nil-tui analysis") as pool:
         try:
-            for _ in range(size):
-                here, there = ctx.Pipe()
-                proc = ctx.Process(target=serve, args=(there, os.getpid()),
-                                   name="nil-tui analysis", daemon=True)
-                with _sigint_blocked():
-                    proc.start()
-                there.close()
-                self._workers.append((proc, here))
-        except BaseException:
-            self.close()
-            raise
-
-    def __enter__(self) -> _Pool:  # noqa: PYI034 - a private class, never subclassed
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def run(self, tasks: Sequence[Task], on_done: Callable[[int, DecisionFigures], None],
-            should_stop: Callable[[], bool] | None) -> bool:
-        pending = deque(enumerate(tasks))
-        idle = [conn for _proc, conn in reversed(self._workers)]
-        busy: set[Connection] = set()
-        while pending or busy:
-            while idle and pending:
-                conn = idle.pop()
-                try:
-                    conn.send(pending.popleft())
-                except OSError:
-                    raise AnalysisFailed("an analysis worker stopped unexpectedly") from None
-                busy.add(conn)
-            if should_stop is not None and should_stop():
-                return False
-            for ready in wait(list(busy), timeout=POLL):
-                conn = cast(Connection, ready)
-                try:
-                    k, result = conn.recv()
-                except (EOFError, OSError):
-                    raise AnalysisFailed("an analysis worker stopped unexpectedly") from None
+            for k, result in pool.results(tasks, should_stop, POLL):
                 if isinstance(result, str):
                     raise AnalysisFailed(f"the analysis failed in a worker:\n{result}")
-                busy.discard(conn)
-                idle.append(conn)
                 on_done(k, result)
-        return True
-
-    def close(self) -> None:
-        """End every worker now (a task in progress is dropped) and wait for them."""
-        workers, self._workers = self._workers, []
-        for _proc, conn in workers:
-            conn.close()
-        for proc, _conn in workers:
-            if proc.is_alive():
-                proc.terminate()
-        for proc, _conn in workers:
-            proc.join(2.0)
-            if proc.is_alive():
-                proc.kill()
-                proc.join()
+                done += 1
+        except WorkerGone:
+            raise AnalysisFailed("an analysis worker stopped unexpectedly") from None
+    return done == len(tasks)
 
 
 def _watch_parent(parent: int | None = None) -> None:
@@ -172,17 +94,6 @@ def serve(conn: Connection, parent: int | None = None) -> None:
     if mask is not None:
         mask(signal.SIG_UNBLOCK, {signal.SIGINT})
     _watch_parent(parent)
-    while True:
-        try:
-            k, (view, played, budget) = conn.recv()
-        except (EOFError, OSError):
-            return
-        result: Any
-        try:
-            result = evaluate(view, budget, played)
-        except Exception:  # noqa: BLE001 - a bug: its traceback goes back to the parent
-            result = traceback.format_exc()
-        try:
-            conn.send((k, result))
-        except OSError:
-            return
+    # A bug's traceback goes back to the parent.
+    serve_tasks(conn, lambda task: evaluate(task[0], task[2], task[1]),
+                lambda _exc: traceback.format_exc())
