@@ -253,25 +253,44 @@ _OWN = ("seat", "hand", "legal", "pace")
 """The fields of a TableState that are each seat's own; the rest is the same for every seat
 at one position (public facts)."""
 _OWN_AT = tuple(session.TableState._fields.index(name) for name in _OWN)
-_MARKS = {name: f"\x00{name}\x00" for name in ("plays", *_OWN)}  # no state's text has them
+_VARIED = ("plays", "to_move", "turn", "thinking")
+"""Public fields that change with every card: written into a position's text, like a seat's
+own fields, so that the text of the rest is kept from one card to the next."""
+_MARKED = tuple(name for name in session.TableState._fields if name in _OWN or name in _VARIED)
+_MARKED_AT = tuple(session.TableState._fields.index(name) for name in _MARKED)
+_KEPT_AT = tuple(i for i in range(len(session.TableState._fields)) if i not in _MARKED_AT)
+_MARKS = {name: f"\x00{name}\x00" for name in _MARKED}  # no state's text has them
 _WRITTEN_MARKS = {name: json.dumps(mark) for name, mark in _MARKS.items()}
 _PACES = {pace: json.dumps(pace) for pace in session.PACES}
+_TEMPLATES: dict[tuple[Any, ...], list[str]] = {}
+"""The text of a state around its marked fields, by the values (and their types) of the rest:
+a table's text is written once a deal or so, not once a card."""
+_MAX_TEMPLATES = 1024
 
 
-def _own_json(name: str, value: Any) -> str:
-    if name == "seat" and type(value) is int:
+def _field_json(name: str, value: Any) -> str:
+    kind = type(value)
+    if kind is int and name != "pace":
         return str(value)
+    if value is None:
+        return "null"
     if name == "pace":
         written = _PACES.get(value)
         if written is not None:
             return written
-    if name in ("hand", "legal") and type(value) is tuple:
+    if name in ("hand", "legal") and kind is tuple:
         try:
             return _cards_json(value)
         except KeyError:  # not cards of this deck: the plain way
             pass
+    if name == "plays" and kind is tuple:
+        return _plays_json(value)
     return json.dumps(_plain(value), separators=(",", ":"), ensure_ascii=True,
                       allow_nan=False)
+
+
+def _own_json(name: str, value: Any) -> str:
+    return _field_json(name, value)
 
 
 def _shared_part(state: session.TableState) -> tuple[Any, ...]:
@@ -280,34 +299,64 @@ def _shared_part(state: session.TableState) -> tuple[Any, ...]:
     return state[a + 1:b] + state[b + 1:c] + state[c + 1:d] + state[d + 1:]
 
 
-def states_json(states: list[session.TableState]) -> list[str]:
-    """Seats' states of one position, each written exactly as ``session.to_json`` writes it
-    (a test compares them over whole games), but several times faster: what the states share
-    (the public facts) is written once, and each seat's own fields (its seat, hand, legal
-    cards and pace) are written into it for that seat from its own state. A state that
-    differs from the first in anything else is written on its own."""
-    if not states:
-        return []
-    first = states[0]
+def _template(state: session.TableState) -> list[str]:
+    """The text of ``state`` cut around its marked fields (len(_MARKED) + 1 pieces)."""
+    kept = tuple(state[i] for i in _KEPT_AT)
+    key = (kept, tuple(map(type, kept)))
+    try:
+        pieces = _TEMPLATES.get(key)
+    except TypeError:  # a value that cannot be a key: written each time
+        key, pieces = None, None  # type: ignore[assignment]
+    if pieces is not None:
+        return pieces
     data: JSON = {"protocol": session.PROTOCOL_VERSION, "type": "TableState"}
-    for name, value in zip(first._fields, first):
+    for name, value in zip(state._fields, state):
         data[name] = _MARKS[name] if name in _MARKS else _plain(value)
     text = json.dumps(data, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
-    text = text.replace(_WRITTEN_MARKS["plays"], _plays_json(first.plays), 1)
-    pieces: list[str] = []
-    for name in _OWN:  # in the order of the fields
+    pieces = []
+    for name in _MARKED:  # in the order of the fields
         before, _, text = text.partition(_WRITTEN_MARKS[name])
         pieces.append(before)
     pieces.append(text)
+    if key is not None:
+        if len(_TEMPLATES) >= _MAX_TEMPLATES:
+            _TEMPLATES.clear()
+        _TEMPLATES[key] = pieces
+    return pieces
+
+
+def states_json(states: list[session.TableState]) -> list[str]:
+    """Seats' states of one position, each written exactly as ``session.to_json`` writes it
+    (a test compares them over whole games), but several times faster: what the states share
+    (the public facts) is written once (and kept from card to card while only the plays, the
+    seat to move, the position's number and the bot thinking change), and each seat's own
+    fields (its seat, hand, legal cards and pace) are written into it for that seat from its
+    own state. A state that differs from the first in anything else is written on its own."""
+    if not states:
+        return []
+    first = states[0]
+    pieces = _template(first)
+    # the text between a seat's own fields, the public fields that change with every card
+    # written in once for all seats
+    between: list[str] = []
+    current = pieces[0]
+    for k, (name, i) in enumerate(zip(_MARKED, _MARKED_AT)):
+        if name in _OWN:
+            between.append(current)
+            current = pieces[k + 1]
+        else:
+            current += _field_json(name, first[i]) + pieces[k + 1]
+    between.append(current)
+    a, b, c, d, e = between
     shared = _shared_part(first)
     out: list[str] = []
     for state in states:
         if state is not first and _shared_part(state) != shared:
             out.append(states_json([state])[0])
             continue
-        own = [_own_json(name, state[i]) for name, i in zip(_OWN, _OWN_AT)]
-        out.append(pieces[0] + own[0] + pieces[1] + own[1] + pieces[2] + own[2] + pieces[3]
-                   + own[3] + pieces[4])
+        out.append(a + _field_json("seat", state.seat) + b + _field_json("hand", state.hand)
+                   + c + _field_json("legal", state.legal) + d
+                   + _field_json("pace", state.pace) + e)
     return out
 
 
