@@ -285,7 +285,7 @@ async def test_undo_works_while_a_trick_waits_for_a_key() -> None:
 
 
 async def test_at_instant_the_trick_just_won_stays_until_the_next_card() -> None:
-    for seed in range(1, 30):  # a game where you win a trick and so lead the next
+    for seed in range(3, 30):  # a game where you win a trick and so lead the next (3 does)
         app = NilApp("play", options=replace(OPTIONS, seed=seed, deals=1))
         async with app.run_test(size=(100, 32)) as pilot:
             await settle(app, pilot)
