@@ -354,9 +354,15 @@ def states_json(states: list[session.TableState]) -> list[str]:
         if state is not first and _shared_part(state) != shared:
             out.append(states_json([state])[0])
             continue
-        out.append(a + _field_json("seat", state.seat) + b + _field_json("hand", state.hand)
-                   + c + _field_json("legal", state.legal) + d
-                   + _field_json("pace", state.pace) + e)
+        seat, hand, legal, pace = state.seat, state.hand, state.legal, state.pace
+        try:  # the usual values, written at once
+            if type(seat) is not int or type(hand) is not tuple or type(legal) is not tuple:
+                raise KeyError(seat)
+            out.append(a + str(seat) + b + _cards_json(hand) + c + _cards_json(legal) + d
+                       + _PACES[pace] + e)
+        except (KeyError, TypeError):  # anything else, the plain way
+            out.append(a + _field_json("seat", seat) + b + _field_json("hand", hand) + c
+                       + _field_json("legal", legal) + d + _field_json("pace", pace) + e)
     return out
 
 
