@@ -50,7 +50,7 @@ def small_bot(spec: str, seed: int) -> object:
 
 
 @pytest.mark.parametrize(("spec", "count", "seed"), [("easy", 3000, 101), ("normal", 3000, 102),
-                                                     ("hard", 1000, 103), ("expert", 1000, 104)])
+                                                     ("hard", 400, 103), ("expert", 400, 104)])
 def test_every_level_plays_a_legal_card(spec: str, count: int, seed: int) -> None:
     bot = small_bot(spec, 11)
     for view, _ in random_views(count, seed=seed):
