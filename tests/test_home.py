@@ -33,9 +33,8 @@ def home_of(store: Store) -> Home:
 def play_out(game: Game) -> Game:
     from nil_tui.driver import GameDriver
 
-    for seat, player in enumerate(game.players):
-        if player["kind"] == "human":
-            game.players[seat] = {"name": player["name"], "kind": "bot", "bot": "easy"}
+    for seat, player in enumerate(game.players):  # quick bots: what is kept is the point
+        game.players[seat] = {"name": player["name"], "kind": "bot", "bot": "easy"}
     with GameDriver(game) as driver:
         driver.run()
     return game
