@@ -323,11 +323,14 @@ class Table:
             seat.away_since, seat.stand_in = None, False
             notice = {"kind": "back" if back else "joined", "seat": found, "name": seat.name}
         else:
-            found = self._free_seat(hello.seat)
+            if self.game is not None:
+                raise Refusal("started", "the game has started: only its players may come "
+                              "back (with their seat key)", fatal=True)
+            found = free_seat(self.seats, hello.seat)
             seat = self.seats[found]
             seat.kind, seat.key, seat.member = "person", keys.new_secret(), member
             seat.owner = not any(s.owner for s in self.seats)  # no host's seat: the first
-            seat.name = self._unique_name(hello.name or SEAT_NAMES[found], found)
+            seat.name = unique_name(self.seats, hello.name or SEAT_NAMES[found], found)
             notice = {"kind": "joined", "seat": found, "name": seat.name}
             self._keep()
         member.send({"type": "welcome", "protocol": PROTOCOL, "app": _app(), "seat": found,
@@ -339,27 +342,6 @@ class Table:
             self.start()
         self._poke()
         return found
-
-    def _unique_name(self, name: str, seat: int) -> str:
-        taken = {s.name for s in self.seats if s.number != seat and s.kind == "person"}
-        candidate, n = name, 2
-        while candidate in taken:
-            candidate = f"{name} {n}"
-            n += 1
-        return candidate
-
-    def _free_seat(self, wanted: int | None) -> int:
-        if self.game is not None:
-            raise Refusal("started", "the game has started: only its players may come back "
-                          "(with their seat key)", fatal=True)
-        if wanted is not None:
-            if self.seats[wanted].kind != "empty":
-                raise Refusal("seat_taken", f"{SEAT_NAMES[wanted]} is taken", fatal=True)
-            return wanted
-        for seat in self.seats:
-            if seat.kind == "empty":
-                return seat.number
-        raise Refusal("table_full", "every seat at this table is taken", fatal=True)
 
     def depart(self, member: Member) -> None:
         """A connection closed: its seat waits for its person (a bot stands in later)."""
@@ -532,6 +514,29 @@ class Table:
                   for s in self.seats]
         return seat_states(game, driver.turn, [s.name for s in self.seats], levels, seats)
 
+
+
+def free_seat(seats: list[Seat], wanted: int | None) -> int:
+    """The seat a newcomer takes: the one asked for when it is empty, else the first empty
+    one; Refusal (fatal) when there is none."""
+    if wanted is not None:
+        if seats[wanted].kind != "empty":
+            raise Refusal("seat_taken", f"{SEAT_NAMES[wanted]} is taken", fatal=True)
+        return wanted
+    for seat in seats:
+        if seat.kind == "empty":
+            return seat.number
+    raise Refusal("table_full", "every seat at this table is taken", fatal=True)
+
+
+def unique_name(seats: list[Seat], name: str, seat: int) -> str:
+    """``name``, or ``name 2``, ``name 3``... when another person at the table has it."""
+    taken = {s.name for s in seats if s.number != seat and s.kind == "person"}
+    candidate, n = name, 2
+    while candidate in taken:
+        candidate = f"{name} {n}"
+        n += 1
+    return candidate
 
 def _app() -> str:
     from .. import __version__
