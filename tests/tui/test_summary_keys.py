@@ -4,6 +4,7 @@ that played the deal's last card) does not go past it; a key typed once it is sh
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 from textual import events
@@ -104,3 +105,40 @@ async def test_enter_held_down_does_not_close_the_summary_at_once(
         await pilot.pause()
         await pilot.press("enter")  # no moment at the instant speed
         assert app.closed == [None]
+
+
+async def test_enter_held_at_the_last_card_at_normal_speed_leaves_the_summary_shown() -> None:
+    """A key held down plays the last card and repeats: the summary the table shows at the
+    normal speed stays on screen through the repeats (the table passes its speed on)."""
+    for seed in range(5, 40):  # a deal whose last trick you close (your card ends it at once)
+        options = PlayOptions(deals=2, bots=("easy",) * 3, seed=seed, speed="instant",
+                              auto_play=False)
+        app = NilApp("play", options=options)
+        async with app.run_test(size=(100, 32)) as pilot:
+            await settle(app, pilot)
+            screen = table(app)
+            for _ in range(13):
+                deal = screen.game.deal
+                if deal.is_over or len(deal.hand(0)) == 1:
+                    break
+                await pilot.press("enter")
+                await settle(app, pilot)
+            deal = screen.game.deal
+            if deal.is_over or app.screen is not screen or len(deal.trick) != 3:
+                app.store.clear_current()  # (the next seed starts afresh)
+                continue
+            screen.options = replace(screen.options, speed="normal")  # the usual pace
+            app.post_message(events.Key("enter", "\r"))  # the last card
+            for _ in range(200):
+                if isinstance(app.screen, SummaryScreen) and app.screen._shown_at < float("inf"):
+                    break
+                await pilot.pause(0.02)
+            assert isinstance(app.screen, SummaryScreen), app.screen
+            for _ in range(4):  # the same key, still held
+                app.post_message(events.Key("enter", "\r"))
+            for _ in range(3):
+                await pilot.pause()
+            assert isinstance(app.screen, SummaryScreen), app.screen
+            assert screen.game.deal_number == 1
+            return
+    raise AssertionError("no seed left the deal's last card to you, last in its trick")

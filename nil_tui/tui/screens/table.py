@@ -238,8 +238,8 @@ class TableScreen(TableWork):
             elif isinstance(item, gs.DealSummary):
                 from .summary import SummaryScreen
 
-                self.app.push_screen(SummaryScreen(self.game, between_deals=True,
-                                                   look=self.look), self._after_summary)
+                self.app.push_screen(SummaryScreen(self.game, between_deals=True, look=self.look,
+                                                   speed=self.options.speed), self._after_summary)
             elif isinstance(item, gs.GameFinished):
                 self._game_over()
             elif isinstance(item, gs.AssistedNow):
