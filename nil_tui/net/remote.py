@@ -20,7 +20,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..engine import Card, Deal, Game, Play, PlayerView, Trick
+from ..engine import SEAT_NAMES, Card, Deal, Game, Play, PlayerView, Trick
 from ..engine.cards import mask_of
 from ..engine.scoring import DealRule, first_rule
 from ..session import game_session as gs
@@ -61,9 +61,6 @@ REFUSALS: dict[str, str] = {
 }
 
 LOST = "Connection lost, rejoining..."
-
-SEEN_AS = ("you", "West", "North", "East")
-"""How a turned seat is named in the table's notes."""
 
 
 # --- turning the table so that the seat is at the bottom -------------------------------------
@@ -223,9 +220,8 @@ def seat_note(event: dict[str, Any], message: dict[str, Any], me: int) -> gs.Tab
     if not isinstance(seat, int) or not 0 <= seat <= 3 or seat == me:
         return None
     seats = message.get("seats") or []
-    name = str(seats[seat].get("name") if seat < len(seats) else "") or SEEN_AS[
-        _seat(seat, me)]
-    where = SEEN_AS[_seat(seat, me)]
+    where = SEAT_NAMES[seat]  # the true seat, as the table screen names it
+    name = str(seats[seat].get("name") if seat < len(seats) else "") or where
     kind = event.get("kind")
     if kind == "away":
         return gs.TableNote(f"{name} ({where}) lost the link: the table waits for them "
@@ -255,6 +251,8 @@ class RemoteSession(NoBotsHere):
         self.options = options
         self.record_path: Path | None = None
         self.me = client.seat or 0
+        self.home_seat = self.me
+        self.leave: Callable[[], None] | None = None  # set by the screen that shows the seat
         self._on_finished = on_finished
         self._reconnect = reconnect
         self._news: list[News] = []  # the news of the frame being read

@@ -466,6 +466,8 @@ class GameSession(PacedGame):
         super().__init__(driver, options, on_finished=on_finished, seat=seat)
         self._save_problem = save_problem
         self._meter = Meter(bool(options.meter) and self.help_allowed)
+        self.home_seat = 0  # the table here is never turned: you sit at South
+        self.leave: Callable[[], None] | None = None  # game over offers a new game
 
     @property
     def challenge(self) -> str | None:

@@ -15,7 +15,7 @@ session of another seat turns the table so that its seat comes there.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -36,6 +36,13 @@ class SeatSession(Protocol):
 
     record_path: Path | None
     """Where the finished game's record went, once it is over and kept."""
+
+    home_seat: int
+    """Where the seat drawn at the bottom truly sits (0: South; a game played here: 0)."""
+
+    leave: Callable[[], None] | None
+    """At a shared table, what leaving it after the game does (None: a game played here,
+    which game over offers to play again)."""
 
     # --- what the seat may see ------------------------------------------------------------
     def state(self) -> TableState:

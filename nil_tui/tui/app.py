@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -289,14 +289,15 @@ class NilApp(App[int]):
         return ChallengeScreen(game, self.options, path, problem, played=played)
 
     def game_over_screen(self, game: Game, options: PlayOptions, path: Path | None,
-                         problem: str | None) -> Screen[Any]:
+                         problem: str | None,
+                         leave: Callable[[], None] | None = None, home: int = 0) -> Screen[Any]:
         """What follows a game's last card: the game-over screen, or for a daily challenge
         its comparison with the expert."""
         if game.challenge is not None:
             return self.challenge_screen(game, path, problem)
         from .screens.gameover import GameOverScreen
 
-        return GameOverScreen(game, options, path, problem)
+        return GameOverScreen(game, options, path, problem, leave, home)
 
     def want_reference(self, game: Game) -> None:
         self.home.references.want(game)

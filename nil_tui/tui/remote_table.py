@@ -42,7 +42,16 @@ async def _open(app: NilApp, client: TableClient, home: Path | None) -> None:
         app.notify("The table closed the connection before the game started.",
                    severity="error", timeout=10)
         return
+    session.leave = lambda: leave_table(app, client)
     app.replace_stack(TableScreen(session))
+
+
+def leave_table(app: NilApp, client: TableClient) -> None:
+    """After the game: away from the table (the program ends for ``nil-tui join`` and
+    ``nil-tui host``; back to setup for a table joined or hosted from it)."""
+    from .together import _leave, hosted_table
+
+    app.run_worker(_leave(app, client, hosted_table(app)), group="together", exclusive=True)
 
 
 def _keeper(app: NilApp) -> Any:

@@ -12,15 +12,24 @@ SEAT_LABELS: tuple[str, str, str, str] = ("You", SEAT_NAMES[1], SEAT_NAMES[2], S
 
 BOT_SEATS: tuple[int, int, int] = (1, 2, 3)
 
+Labels = tuple[str, str, str, str]
+
+
+def seat_labels(home: int = 0) -> Labels:
+    """The seats as named to the person who truly sits at ``home`` (0: South) and is drawn
+    at the bottom: "You", then the true seats to their left, across and right."""
+    return ("You", SEAT_NAMES[(home + 1) & 3], SEAT_NAMES[(home + 2) & 3],
+            SEAT_NAMES[(home + 3) & 3])
+
 
 def count(n: int, noun: str) -> str:
     """"1 trick", "2 tricks", "0 games"."""
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
-def seat_subject(seat: int) -> str:
+def seat_subject(seat: int, labels: Labels = SEAT_LABELS) -> str:
     """The seat as the subject of a sentence: "You", "West"."""
-    return SEAT_LABELS[seat]
+    return labels[seat]
 
 
 def verb(seat: int, plain: str, third: str) -> str:
@@ -28,9 +37,10 @@ def verb(seat: int, plain: str, third: str) -> str:
     return plain if seat == 0 else third
 
 
-def says(seat: int, plain: str, third: str, *, start: bool = True) -> str:
+def says(seat: int, plain: str, third: str, *, start: bool = True,
+         labels: Labels = SEAT_LABELS) -> str:
     """Subject and verb: "You win", "North wins" ("you win" within a sentence)."""
-    subject = seat_subject(seat) if start or seat != 0 else "you"
+    subject = seat_subject(seat, labels) if start or seat != 0 else "you"
     return f"{subject} {verb(seat, plain, third)}"
 
 

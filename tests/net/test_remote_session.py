@@ -246,3 +246,74 @@ def test_the_table_screen_plays_a_shared_table_by_keys(size: tuple[int, int], tm
         assert len(history) == 1
 
     asyncio.run(main())
+
+
+def test_game_over_at_a_shared_table_offers_leaving_it_not_a_game_against_bots(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """At North: the seat line names the true seat, and at the end Enter leaves the table
+    (the program ends, as for nil-tui join) where a game played here would start another."""
+    from nil_tui.tui.app import NilApp
+    from nil_tui.tui.remote_table import show_remote_table
+    from nil_tui.tui.screens.gameover import GameOverScreen
+    from nil_tui.tui.screens.table import TableScreen
+    from nil_tui.tui.widgets.seat import Seat
+
+    nil_home = tmp_path / "home"
+    nil_home.mkdir()
+    monkeypatch.setenv("NIL_TUI_HOME", str(nil_home))
+
+    async def main() -> None:
+        async with served(TableConfig(deals=1, seed=5, bots=BOTS)) as table:
+            app = NilApp("history")
+            app.together_exit = True  # type: ignore[attr-defined]  # as nil-tui join's app
+            async with app.run_test(size=(100, 32)) as pilot:
+                client = await _seated(table.invite, 2, "Bob")
+                await client.start()
+                app.home.options = PlayOptions(speed="fast", trick_pause="timed")
+                show_remote_table(app, client, home=nil_home)
+                seat_line = ""
+                for _ in range(3000):
+                    await pilot.pause(0.02)
+                    screen = app.screen
+                    if isinstance(screen, GameOverScreen):
+                        break
+                    if (isinstance(screen, TableScreen) and not seat_line
+                            and any(s.info for s in screen.query("#seat-1").results(Seat))):
+                        seat_line = str(screen.query_one("#south").render())
+                        left, across = (screen.query_one(f"#seat-{n}", Seat).info
+                                        for n in (1, 2))
+                        assert left is not None and across is not None
+                        # East sits at your left and is called East, as the table names it.
+                        assert (left.name, left.level) == ("East", "Easy")
+                        assert across.name == "South" and "East" in client.state.names[3]
+                    await pilot.press("enter")
+                else:
+                    raise AssertionError(f"no game over: {app.screen!r}")
+                assert "You (North)" in seat_line, seat_line
+                assert screen.labels == ("You", "East", "South", "West")
+                standings = str(screen.query_one("#gameover-standings").render())
+                assert "South" in standings and "North" not in standings, standings
+                keys = str(screen.query_one("#gameover-keys").render())
+                assert "leave the table" in keys and "new game" not in keys, keys
+                assert not screen.check_action("again", ())
+                for _ in range(10):  # the Enter that played the last card has had its moment
+                    await pilot.pause(0.1)
+                await pilot.press("enter")
+                for _ in range(50):
+                    if app.return_code is not None:
+                        break
+                    await pilot.pause(0.05)
+                assert app.return_code == 0
+                assert not any(isinstance(s, TableScreen) for s in app.screen_stack)
+
+    asyncio.run(main())
+
+
+def test_the_notes_of_the_table_name_the_true_seats() -> None:
+    from nil_tui.net.remote import seat_note
+
+    seats = [{"name": "Ann"}, {"name": ""}, {"name": "Bob"}, {"name": "Cy"}]
+    back = seat_note({"seat": 3, "kind": "back"}, {"seats": seats}, 2)  # heard at North
+    assert back is not None and back.text == "Cy (East) is back at the table."
+    joined = seat_note({"seat": 1, "kind": "joined"}, {"seats": seats}, 2)
+    assert joined is not None and joined.text == "West sits at West."

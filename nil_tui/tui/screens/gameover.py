@@ -4,6 +4,7 @@ its place on a key where it is not)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
 
@@ -22,7 +23,7 @@ from ...engine import Game
 from ...options import PlayOptions
 from ...paths import asset_text
 from ..widgets.charts import RunningTotals
-from ..words import SEAT_LABELS
+from ..words import SEAT_LABELS, Labels, seat_labels
 from .base import NilScreen
 from .summary import deals_table, last_deal_text, names_list, standings_text
 
@@ -64,9 +65,11 @@ class UnderTable(Widget):
 
     step: reactive[int] = reactive(0)
 
-    def __init__(self, losers: tuple[int, ...], animate: bool, **kwargs: object) -> None:
+    def __init__(self, losers: tuple[int, ...], animate: bool, labels: Labels = SEAT_LABELS,
+                 **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.losers = losers
+        self.labels = labels
         self.art = load_art()
         crawler = self.art["crawler"]
         self.crawler_width = max(len(line) for line in crawler)
@@ -121,7 +124,7 @@ class UnderTable(Widget):
                             and table[base + r][x] == " "):  # the legs stay in front
                         table[base + r][x] = ch
             if done:
-                label = SEAT_LABELS[seat]
+                label = self.labels[seat]
                 for k, ch in enumerate(label):
                     if 0 <= target + k < width:
                         names[target + k] = ch
@@ -134,29 +137,29 @@ class UnderTable(Widget):
         return text
 
 
-def headline(losers: tuple[int, ...]) -> Text:
+def headline(losers: tuple[int, ...], labels: Labels = SEAT_LABELS) -> Text:
     """Game over, and who crawls under the table (said once, here)."""
     title = Text("Game over", style="bold")
     if not losers:
         title.append(": a draw, all four are level! Nobody goes under the table.",
                      style="bold green")
     elif 0 in losers:
-        who = names_list(losers)
+        who = names_list(losers, labels=labels)
         title.append(f": {who[0].lower()}{who[1:]} crawl under the table!", style="bold red")
     else:
         verb = "crawl" if len(losers) > 1 else "crawls"
-        title.append(f": {names_list(losers)} {verb} under the table; ", style="bold red")
+        title.append(f": {names_list(losers, labels=labels)} {verb} under the table; ", style="bold red")
         title.append("you stay on your chair.", style="bold green")
     return title
 
 
-def perfect_line(game: Game) -> Text | None:
+def perfect_line(game: Game, labels: Labels = SEAT_LABELS) -> Text | None:
     """Under the pool scoring, a game ended at once by its first deal: who stayed clean (or
     took every trick) in it; None for any other game."""
     seat = game.perfect
     if seat is None:
         return None
-    who = names_list((seat,))
+    who = names_list((seat,), labels=labels)
     if game.deals[0].taken[seat] == 0:
         what = "stayed clean in the first deal"
     else:
@@ -200,6 +203,7 @@ class GameOverScreen(NilScreen):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "again", "New game"),
+        Binding("enter", "leave", "Leave the table"),  # at a shared table, in its place
         Binding("g", "chart", "Totals chart"),
         Binding("t", "deals", "Every deal", show=False),  # the page says it
         Binding("a", "analyse", "Analysis"),
@@ -208,9 +212,12 @@ class GameOverScreen(NilScreen):
     ]
 
     def __init__(self, game: Game, options: PlayOptions, path: Path | None,
-                 problem: str | None = None) -> None:
+                 problem: str | None = None, leave: Callable[[], None] | None = None,
+                 home: int = 0) -> None:
         super().__init__()
         self.game = game
+        self.labels = seat_labels(home)  # the true seats, for a seat at a shared table
+        self.leave = leave  # a shared table's: what leaving it does (no game starts here)
         self.options = options
         self.path = path
         self.problem = problem  # why the game could not be kept, when it could not
@@ -223,20 +230,20 @@ class GameOverScreen(NilScreen):
         game = self.game
         losers = game.losers
         with VerticalScroll(id="gameover"):
-            yield Static(headline(losers), id="gameover-title")
-            perfect = perfect_line(game)
+            yield Static(headline(losers, self.labels), id="gameover-title")
+            perfect = perfect_line(game, self.labels)
             if perfect is not None:
                 yield Static(perfect, id="gameover-perfect")
-            last = last_deal_text(game)
+            last = last_deal_text(game, self.labels)
             if last is not None:
                 yield Static(last, id="gameover-last")
             with Horizontal(id="gameover-pictures"):
-                yield UnderTable(losers, animate=self.options.speed != "instant", id="art")
-                yield RunningTotals(SEAT_LABELS, running_totals(game), ascii=self.options.ascii,
+                yield UnderTable(losers, self.options.speed != "instant", self.labels, id="art")
+                yield RunningTotals(self.labels, running_totals(game), ascii=self.options.ascii,
                                     id="gameover-chart")
-            yield Static(standings_text(game, final=True), id="gameover-standings")
+            yield Static(standings_text(game, True, self.labels), id="gameover-standings")
             yield Static(self._where(), id="gameover-path")
-            yield Static(deals_table(game), id="gameover-table")
+            yield Static(deals_table(game, self.labels), id="gameover-table")
             yield Static(self._keys(), id="gameover-keys")
         yield Footer()
 
@@ -251,7 +258,8 @@ class GameOverScreen(NilScreen):
         if self.has_class("-short"):  # the page is too short for the picture and the scores
             swaps.append("t: the picture again" if self.has_class("-table")
                          else "t: every deal's scores")
-        keys = "Enter: new game, same settings   a: analysis of the last deal   q: quit"
+        again = "Enter: leave the table" if self.leave else "Enter: new game, same settings"
+        keys = f"{again}   a: analysis of the last deal   q: quit"
         if swaps:
             keys += ("   " if self.has_class("-wide") else "\n") + "   ".join(swaps)
         return Text(keys, style="dim")
@@ -306,6 +314,8 @@ class GameOverScreen(NilScreen):
         self.query_one("#gameover-keys", Static).update(self._keys())
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("again", "leave") and (action == "leave") != (self.leave is not None):
+            return False  # a shared table is left; a game played here is played again
         if action == "chart" and self.has_class("-wide"):
             return False  # the chart is already beside the table
         if action == "deals" and not self.has_class("-short"):
@@ -336,6 +346,10 @@ class GameOverScreen(NilScreen):
         """The record could be written after all: say where."""
         self.path = path
         self.query_one("#gameover-path", Static).update(self._where())
+
+    def action_leave(self) -> None:
+        if self.leave is not None:
+            self.leave()
 
     def action_again(self) -> None:
         from dataclasses import replace

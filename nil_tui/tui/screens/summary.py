@@ -17,7 +17,7 @@ from textual.widgets import Footer, Static
 from ...engine import Deal, Game, describe_result, lowest
 from ..widgets.cards import CardLook
 from ..widgets.trick import TrickInfo, TrickView
-from ..words import SEAT_LABELS, seat_subject
+from ..words import SEAT_LABELS, Labels, seat_labels, seat_subject
 from .base import NilScreen
 from .review import ANALYSIS_WAITS
 
@@ -26,13 +26,13 @@ KEY_GRACE = 0.8
 next deal (a key held down to play the last card), except at the instant speed."""
 
 
-def deals_table(game: Game) -> Table:
+def deals_table(game: Game, labels: Labels = SEAT_LABELS) -> Table:
     """Every finished deal (rows) by player (columns), with totals."""
     table = Table(expand=False, show_footer=True, header_style="bold", footer_style="bold",
                   title_style="bold")
     table.add_column("Deal", justify="right", footer="Total")
     totals = game.totals
-    for s, name in enumerate(SEAT_LABELS):
+    for s, name in enumerate(labels):
         table.add_column(name, justify="right", footer=str(totals[s]))
     table.add_column("", justify="left", style="dim")
     agreed = 0
@@ -58,10 +58,11 @@ def deal_label(game: Game, deal: Deal) -> str:
     return f"Deal {number} of {game.deals_planned}"
 
 
-def names_list(seats: tuple[int, ...] | list[int], *, start: bool = True) -> str:
+def names_list(seats: tuple[int, ...] | list[int], *, start: bool = True,
+               labels: Labels = SEAT_LABELS) -> str:
     """"You", "You and West", "You, West and North"; within a sentence (``start`` False)
     "you", "you and West"."""
-    names = ["you" if seat == 0 and (k or not start) else SEAT_LABELS[seat]
+    names = ["you" if seat == 0 and (k or not start) else labels[seat]
              for k, seat in enumerate(seats)]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
@@ -71,14 +72,14 @@ def challenge_words(game: Game) -> str:
     return "" if game.challenge is None else f" (daily challenge {game.challenge['date']})"
 
 
-def standings_text(game: Game, final: bool) -> Text:
+def standings_text(game: Game, final: bool, labels: Labels = SEAT_LABELS) -> Text:
     """The standings; between deals also who would crawl under the table if the game ended
     now (at the end the game-over headline says who does)."""
     totals = game.totals
     order = sorted(range(4), key=lambda s: (-totals[s], s))
     text = Text()
     text.append("Standings: ", style="bold")
-    text.append(",  ".join(f"{SEAT_LABELS[s]} {totals[s]}" for s in order))
+    text.append(",  ".join(f"{labels[s]} {totals[s]}" for s in order))
     if game.scoring == "pool":
         text.append(f",  pool {game.pool}" + (" (nobody's)" if final else ""), style="yellow")
     if final:
@@ -88,30 +89,30 @@ def standings_text(game: Game, final: bool) -> Text:
     if not losers:
         text.append("All four are level: nobody goes under the table if the game ended now.")
     else:
-        text.append(f"If the game ended now, {names_list(losers, start=False)} would crawl "
+        text.append(f"If the game ended now, {names_list(losers, start=False, labels=labels)} would crawl "
                     "under the table.", style="red")
     return text
 
 
-def last_deal_text(game: Game) -> Text | None:
+def last_deal_text(game: Game, labels: Labels = SEAT_LABELS) -> Text | None:
     """How the last finished deal was scored and who took how many tricks; None before the
     first deal is over."""
     last = next((d for d in reversed(game.deals) if d.is_over), None)
     if last is None:
         return None
     text = Text(f"{deal_label(game, last)}: ", style="bold")
-    text.append(describe_result(last.taken, last.points, SEAT_LABELS, last.rule))
-    tk = ", ".join(f"{SEAT_LABELS[s]} {last.taken[s]}" for s in range(4))
+    text.append(describe_result(last.taken, last.points, labels, last.rule))
+    tk = ", ".join(f"{labels[s]} {last.taken[s]}" for s in range(4))
     text.append(f"\nTricks taken: {tk}", style="dim")
     return text
 
 
-def ending_trick_info(deal: Deal) -> TrickInfo:
+def ending_trick_info(deal: Deal, labels: Labels = SEAT_LABELS) -> TrickInfo:
     """The trick that ended a deal, its winner marked, with who led and who took it."""
     trick = deal.tricks[-1]
     placed = tuple((trick.player_of(k), c) for k, c in enumerate(trick.cards))
-    winner = "you" if trick.winner == 0 else seat_subject(trick.winner)
-    caption = f"{seat_subject(trick.leader)} led, {winner} took it"
+    winner = "you" if trick.winner == 0 else seat_subject(trick.winner, labels)
+    caption = f"{seat_subject(trick.leader, labels)} led, {winner} took it"
     return TrickInfo(placed, trick.winner, caption)
 
 
@@ -138,9 +139,10 @@ class SummaryScreen(NilScreen):
     ]
 
     def __init__(self, game: Game, between_deals: bool, look: CardLook | None = None,
-                 speed: str = "instant") -> None:
+                 speed: str = "instant", home: int = 0) -> None:
         super().__init__()
         self.game = game
+        self.labels = seat_labels(home)  # the true seats, for a seat at a shared table
         self.between_deals = between_deals
         self.look = look or CardLook()
         # Keys typed before the page was on screen were meant for the table (the last card,
@@ -165,8 +167,8 @@ class SummaryScreen(NilScreen):
                 head = Text(f"{deal_label(game, last)} is over"
                             f"{challenge_words(game)}", style="bold")
                 head.append("\n")
-                head.append(describe_result(last.taken, last.points, SEAT_LABELS, last.rule))
-                tk = ", ".join(f"{SEAT_LABELS[s]} {last.taken[s]}" for s in range(4))
+                head.append(describe_result(last.taken, last.points, self.labels, last.rule))
+                tk = ", ".join(f"{self.labels[s]} {last.taken[s]}" for s in range(4))
                 head.append(f"\nTricks taken: {tk}", style="dim")
             elif game.is_over:
                 head = Text(f"Scoreboard: the game is over{challenge_words(game)}",
@@ -176,15 +178,15 @@ class SummaryScreen(NilScreen):
                             f"{challenge_words(game)}", style="bold")
             yield Static(head, id="summary-head")
             with Horizontal(id="summary-row"):
-                yield Static(deals_table(game), id="summary-table")
+                yield Static(deals_table(game, self.labels), id="summary-table")
                 index = self.finished_deal
                 if self.between_deals and index is not None:
                     # The trick that ended the deal, beside the scores.
                     trick = TrickView(id="summary-trick")
                     trick.look = self.look
-                    trick.info = ending_trick_info(self.game.deals[index])
+                    trick.info = ending_trick_info(self.game.deals[index], self.labels)
                     yield trick
-            yield Static(standings_text(game, final=game.is_over), id="summary-standings")
+            yield Static(standings_text(game, game.is_over, self.labels), id="summary-standings")
             hint = ("Enter: next deal   d: the hands as dealt   t: the last trick with all hands"
                     + ("\n" + ANALYSIS_WAITS if self.game.challenge_under_way else
                        "\na: the analysis of your plays in this deal")

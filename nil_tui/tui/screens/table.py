@@ -36,7 +36,7 @@ from ..widgets.hand import Hand
 from ..widgets.scoreboard import Scoreboard, ScoreInfo
 from ..widgets.seat import Seat, SeatInfo
 from ..widgets.trick import TrickView
-from ..words import BOT_SEATS, SEAT_LABELS, count
+from ..words import BOT_SEATS, count, seat_labels
 from . import table_words as words
 from .table_work import TableWork
 
@@ -73,6 +73,7 @@ class TableScreen(TableWork):
         self.session = session
         self._notes = notes  # what happened before the table was shown (a bot replaced)
         self.look = CardLook(session.options.ascii, session.options.four_color)
+        self.labels = seat_labels(session.home_seat)  # the true seats, whoever sits where
         self._peeking = False  # the last trick is on show (``t``) until a key
         self._peek: Trick | None = None
         self._moved_while_waiting = False
@@ -151,7 +152,7 @@ class TableScreen(TableWork):
         if state.plays or state.deal_number > 1:
             self.log_line(words.resumed_line(state.deal_number, state.deals_planned,
                                              session.help_used() if state.assisted else None))
-        self.log_line(words.deal_start_line(state))
+        self.log_line(words.deal_start_line(state, self.labels))
         for item in session.told_so_far(self._notes):
             self._log(item)
         if self.challenge is not None:
@@ -178,17 +179,18 @@ class TableScreen(TableWork):
         sizes, taken = state.hand_sizes, state.taken
         for seat in BOT_SEATS:
             self.query_one(f"#seat-{seat}", Seat).info = SeatInfo(
-                name=SEAT_LABELS[seat], level=words.seat_title(state, seat),
+                name=self.labels[seat], level=words.seat_title(state, seat),
                 cards=sizes[seat], tricks=taken[seat], clean=taken[seat] == 0,
                 dealer=state.dealer == seat, to_move=to_move == seat,
                 thinking=state.thinking == seat and not holding)
         self._show_south(state)
         self.query_one(Scoreboard).info = ScoreInfo(
-            names=SEAT_LABELS, totals=state.totals, taken=taken, lowest=state.losers,
+            names=self.labels, totals=state.totals, taken=taken, lowest=state.losers,
             deal_number=state.deal_number, deals_planned=state.deals_planned,
             pool=state.pool if state.scoring == "pool" else None,
             tiebreak=state.tiebreak)
-        self.query_one(TrickView).info = words.trick_info(state, self._holding, self._peeking)
+        self.query_one(TrickView).info = words.trick_info(state, self._holding, self._peeking,
+                                                                 self.labels)
         mine = to_move == state.seat and state.pace in ("your_turn", "forced")
         self.query_one(Hand).set_hand(state.hand, frozenset(state.legal) if mine
                                       else frozenset(), mine)
@@ -203,7 +205,8 @@ class TableScreen(TableWork):
     def _show_south(self, state: TableState | None = None) -> None:
         state = state or self.session.state()
         self._marked_unsaved = bool(state.save_problem)
-        self.query_one("#south", Static).update(words.south_line(state, self.session.meter))
+        self.query_one("#south", Static).update(words.south_line(state, self.session.meter,
+                                                                    self.session.home_seat))
 
     def _show_save_state(self) -> None:
         """Keep the "not saved" mark true while the app retries in the background."""
@@ -227,7 +230,7 @@ class TableScreen(TableWork):
             elif isinstance(item, gs.Wait):
                 self.set_timer(item.seconds, partial(self._timer_done, item.token))
             elif isinstance(item, (gs.ShowTrick, gs.ForcedSoon)):
-                self.status(words.effect_text(item, self.look))
+                self.status(words.effect_text(item, self.look, self.labels))
             elif isinstance(item, gs.YourTurn):
                 self._your_turn(item)
             elif isinstance(item, gs.FindHint):
@@ -238,8 +241,9 @@ class TableScreen(TableWork):
             elif isinstance(item, gs.DealSummary):
                 from .summary import SummaryScreen
 
-                self.app.push_screen(SummaryScreen(self.game, between_deals=True, look=self.look,
-                                                   speed=self.options.speed), self._after_summary)
+                self.app.push_screen(SummaryScreen(self.game, True, look=self.look,
+                                                   speed=self.options.speed,
+                                                   home=self.session.home_seat), self._after_summary)
             elif isinstance(item, gs.GameFinished):
                 self._game_over()
             elif isinstance(item, gs.AssistedNow):
@@ -256,7 +260,7 @@ class TableScreen(TableWork):
             turn = self.session.state().turn
             if thinking is not None and self._thinking_said != turn:
                 self._thinking_said = turn
-                self.status(Text(f"{SEAT_LABELS[thinking]} is thinking…", style="dim"))
+                self.status(Text(f"{self.labels[thinking]} is thinking…", style="dim"))
 
     def _log(self, item: gs.Out) -> None:
         """A log line for a piece of news (a card, a trick, a deal's end...)."""
@@ -267,9 +271,9 @@ class TableScreen(TableWork):
             if item.log:
                 self.log_line(Text(item.text, style="yellow" if item.warn else "cyan"))
         elif isinstance(item, DealBegun):
-            self.log_line(words.deal_start_line(self.session.state()))
+            self.log_line(words.deal_start_line(self.session.state(), self.labels))
         else:
-            line = words.news_line(item, self.look)
+            line = words.news_line(item, self.look, self.labels)
             if line is not None:
                 self.log_line(line)
 
@@ -309,9 +313,9 @@ class TableScreen(TableWork):
         if self._over:
             return
         self._over = True
-        app = self.nil_app
-        app.switch_screen(app.game_over_screen(self.game, self.options,
-                                               self.session.record_path, app.save_problem))
+        app, session = self.nil_app, self.session
+        app.switch_screen(app.game_over_screen(self.game, self.options, session.record_path,
+                                               app.save_problem, session.leave, session.home_seat))
 
     # --- keys up ----------------------------------------------------------------------------
     def on_screen_suspend(self) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from ...engine import Suit, Trick, describe_result
+from ...engine import SEAT_NAMES, Suit, Trick, describe_result
 from ...session import game_session as gs
 from ...session.protocol import (
     BotFailed,
@@ -24,31 +24,31 @@ from ...session.protocol import (
 )
 from ..widgets.cards import CardLook
 from ..widgets.trick import TrickInfo
-from ..words import SEAT_LABELS, count, percent, says, seat_subject, verb
+from ..words import SEAT_LABELS, Labels, count, percent, says, seat_subject, verb
 
 
-def news_line(item: object, look: CardLook) -> Text | None:
+def news_line(item: object, look: CardLook, labels: Labels = SEAT_LABELS) -> Text | None:
     """The log's line for a piece of news (None for news the log does not tell)."""
     if isinstance(item, gs.TableNote):
         return Text(item.text, style="yellow" if item.warn else "cyan") if item.text else None
     if isinstance(item, (BotFailed, SeatReplaced)):
-        return Text(f"⚠ {SEAT_LABELS[item.seat]}: {item.reason}", style="yellow")
+        return Text(f"⚠ {labels[item.seat]}: {item.reason}", style="yellow")
     if isinstance(item, Played):
-        line = Text(f"{says(item.seat, 'play', 'plays')} ")
+        line = Text(f"{says(item.seat, 'play', 'plays', labels=labels)} ")
         line.append_text(look.styled(item.card))
         if item.forced and item.seat == 0:
             line.append(" (forced)", style="dim")
         return line
     if isinstance(item, TrickTaken):
         w = item.trick.winner
-        line = Text(f"{says(w, 'win', 'wins')} the trick with ", style="bold")
+        line = Text(f"{says(w, 'win', 'wins', labels=labels)} the trick with ", style="bold")
         line.append_text(look.styled(item.trick.card_of(w)))
         if item.first_for_winner:
             line.append(" — " + ("you are no longer clean" if w == 0 else
-                                 f"{SEAT_LABELS[w]} is no longer clean"))
+                                 f"{labels[w]} is no longer clean"))
         return line
     if isinstance(item, DealOver):
-        result = describe_result(item.taken, item.points, SEAT_LABELS, item.rule)
+        result = describe_result(item.taken, item.points, labels, item.rule)
         return Text(f"Deal {item.deal_number}: {result}", style="bold cyan")
     if isinstance(item, GameOver):
         return Text("The game is over.", style="bold")
@@ -57,7 +57,7 @@ def news_line(item: object, look: CardLook) -> Text | None:
         for n, play in enumerate(item.plays):
             if n:
                 line.append(", ")
-            line.append("your " if play.seat == 0 else f"{SEAT_LABELS[play.seat]}'s ")
+            line.append("your " if play.seat == 0 else f"{labels[play.seat]}'s ")
             line.append_text(look.styled(play.card))
         line.append(".")
         return line
@@ -73,12 +73,13 @@ def seat_title(state: TableState, seat: int) -> str:
     return gs.level_title(level)
 
 
-def deal_start_line(state: TableState) -> Text:
+def deal_start_line(state: TableState, labels: Labels = SEAT_LABELS) -> Text:
     """The deal's first line in the log: its number, the dealer, who leads first."""
     first = state.plays[0].seat if state.plays else state.leader
-    dealer = "you deal" if state.dealer == 0 else f"{SEAT_LABELS[state.dealer]} deals"
+    dealer = "you deal" if state.dealer == 0 else f"{labels[state.dealer]} deals"
     return Text(f"Deal {state.deal_number} of {state.deals_planned}: {dealer}; "
-                f"{says(first, 'lead', 'leads', start=False)}.", style="bold cyan")
+                f"{says(first, 'lead', 'leads', start=False, labels=labels)}.",
+                style="bold cyan")
 
 
 def your_turn_text(state: TableState, look: CardLook) -> Text:
@@ -109,12 +110,12 @@ def refusal(refused: Refused, look: CardLook) -> tuple[str | Text, bool]:
     return Text(why, style="bold"), True
 
 
-def south_line(state: TableState, meter: MeterReading | None) -> Text:
+def south_line(state: TableState, meter: MeterReading | None, home: int = 0) -> Text:
     """Your seat's line: "not saved" (first, where a notification never covers it), cards,
     tricks, clean or not, the meter."""
     cards, tricks = state.hand_sizes[state.seat], state.taken[state.seat]
     south = Text()
-    south.append("You (South)", style="bold")
+    south.append(f"You ({SEAT_NAMES[home]})", style="bold")
     if state.save_problem:  # first, left of where a notification is shown
         south.append("  ⚠ not saved", style="bold yellow")
     if state.dealer == state.seat:
@@ -146,28 +147,31 @@ def meter_text(tricks: int, reading: MeterReading | None) -> str:
     return f"clean {percent(value)}"
 
 
-def trick_info(state: TableState, shown: Trick | None, peeking: bool) -> TrickInfo:
+def trick_info(state: TableState, shown: Trick | None, peeking: bool,
+               labels: Labels = SEAT_LABELS) -> TrickInfo:
     """The middle of the table: the trick on show (just won, or the peek at the last one),
     else the trick being played with who led it, else the last trick won (it stays until
     the next card is played, at any speed) and who leads now."""
     if shown is not None:
         cards = tuple((shown.player_of(k), c) for k, c in enumerate(shown.cards))
         w = shown.winner
-        caption = f"{seat_subject(shown.leader)} led, {says(w, 'win', 'wins', start=False)}"
+        wins = says(w, "win", "wins", start=False, labels=labels)
+        caption = f"{seat_subject(shown.leader, labels)} led, {wins}"
         if peeking:
-            caption = f"Last trick, to {'you' if w == 0 else SEAT_LABELS[w]}"
+            caption = f"Last trick, to {'you' if w == 0 else labels[w]}"
         return TrickInfo(cards, w, caption)
     trick, plays = state.trick, state.plays
     if trick:
         cards = tuple((p.seat, p.card) for p in plays[len(plays) - len(trick):])
-        return TrickInfo(cards, None, f"{seat_subject(state.leader)} led")
+        return TrickInfo(cards, None, f"{seat_subject(state.leader, labels)} led")
     if state.pace in ("deal_over", "game_over"):
         return TrickInfo((), None, "")
     if plays:
         w = state.leader  # the winner of the last trick leads
         cards = tuple((p.seat, p.card) for p in plays[-4:])
-        return TrickInfo(cards, w, f"{seat_subject(w)} won it and {verb(w, 'lead', 'leads')}")
-    return TrickInfo((), None, f"{says(state.leader, 'lead', 'leads')}")
+        return TrickInfo(cards, w,
+                         f"{seat_subject(w, labels)} won it and {verb(w, 'lead', 'leads')}")
+    return TrickInfo((), None, f"{says(state.leader, 'lead', 'leads', labels=labels)}")
 
 
 def resumed_line(deal_number: int, deals_planned: int, help_used: str | None) -> Text:
@@ -178,7 +182,8 @@ def resumed_line(deal_number: int, deals_planned: int, help_used: str | None) ->
     return line
 
 
-def effect_text(effect: gs.ShowTrick | gs.ForcedSoon, look: CardLook) -> Text:
+def effect_text(effect: gs.ShowTrick | gs.ForcedSoon, look: CardLook,
+                labels: Labels = SEAT_LABELS) -> Text:
     """The status line while a trick is on show, or while your only card waits to be played
     for you."""
     if isinstance(effect, gs.ForcedSoon):
@@ -186,7 +191,7 @@ def effect_text(effect: gs.ShowTrick | gs.ForcedSoon, look: CardLook) -> Text:
         text.append_text(look.styled(effect.card))
         text.append(" is played for you…", style="bold")
         return text
-    takes = says(effect.trick.winner, "take", "takes")
+    takes = says(effect.trick.winner, "take", "takes", labels=labels)
     if effect.seconds is None:
         return Text(f"{takes} the trick. Press any key to go on.", style="bold")
     return Text(f"{takes} the trick; play goes on in a moment (any key: now).", style="dim")
