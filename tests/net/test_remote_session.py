@@ -248,14 +248,17 @@ def test_the_table_screen_plays_a_shared_table_by_keys(size: tuple[int, int], tm
     asyncio.run(main())
 
 
+@pytest.mark.parametrize("program", [True, False], ids=["join", "from-setup"])
 def test_game_over_at_a_shared_table_offers_leaving_it_not_a_game_against_bots(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        program: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """At North: the seat line names the true seat, and at the end Enter leaves the table
-    (the program ends, as for nil-tui join) where a game played here would start another."""
+    (the program ends, as for nil-tui join; a table joined from setup goes back to setup)
+    where a game played here would start another."""
     from nil_tui.tui.app import NilApp
     from nil_tui.tui.remote_table import show_remote_table
     from nil_tui.tui.screens.gameover import GameOverScreen
     from nil_tui.tui.screens.table import TableScreen
+    from nil_tui.tui.screens.setup import SetupScreen
     from nil_tui.tui.widgets.seat import Seat
 
     nil_home = tmp_path / "home"
@@ -265,7 +268,7 @@ def test_game_over_at_a_shared_table_offers_leaving_it_not_a_game_against_bots(
     async def main() -> None:
         async with served(TableConfig(deals=1, seed=5, bots=BOTS)) as table:
             app = NilApp("history")
-            app.together_exit = True  # type: ignore[attr-defined]  # as nil-tui join's app
+            app.together_exit = program  # type: ignore[attr-defined]  # as nil-tui join's
             async with app.run_test(size=(100, 32)) as pilot:
                 client = await _seated(table.invite, 2, "Bob")
                 await client.start()
@@ -300,10 +303,14 @@ def test_game_over_at_a_shared_table_offers_leaving_it_not_a_game_against_bots(
                     await pilot.pause(0.1)
                 await pilot.press("enter")
                 for _ in range(50):
-                    if app.return_code is not None:
+                    if app.return_code is not None or isinstance(app.screen, SetupScreen):
                         break
                     await pilot.pause(0.05)
-                assert app.return_code == 0
+                if program:
+                    assert app.return_code == 0
+                else:
+                    assert app.return_code is None and isinstance(app.screen, SetupScreen)
+                    assert client.ws is None or client.ws.close_code is not None
                 assert not any(isinstance(s, TableScreen) for s in app.screen_stack)
 
     asyncio.run(main())
