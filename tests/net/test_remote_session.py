@@ -257,8 +257,8 @@ def test_game_over_at_a_shared_table_offers_leaving_it_not_a_game_against_bots(
     from nil_tui.tui.app import NilApp
     from nil_tui.tui.remote_table import show_remote_table
     from nil_tui.tui.screens.gameover import GameOverScreen
-    from nil_tui.tui.screens.table import TableScreen
     from nil_tui.tui.screens.setup import SetupScreen
+    from nil_tui.tui.screens.table import TableScreen
     from nil_tui.tui.widgets.seat import Seat
 
     nil_home = tmp_path / "home"
