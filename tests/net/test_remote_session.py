@@ -324,3 +324,11 @@ def test_the_notes_of_the_table_name_the_true_seats() -> None:
     assert back is not None and back.text == "Cy (East) is back at the table."
     joined = seat_note({"seat": 1, "kind": "joined"}, {"seats": seats}, 2)
     assert joined is not None and joined.text == "West sits at West."
+
+
+def test_the_review_of_a_turned_game_names_the_true_seats() -> None:
+    from nil_tui.tui.screens.review import ReviewScreen
+
+    at_north = ReviewScreen(Game(1, seed=3), home=2)  # its seat 0 sits at North
+    assert at_north.names == ("North", "East", "South", "West")
+    assert ReviewScreen(Game(1, seed=3)).names == ("South", "West", "North", "East")

@@ -63,10 +63,12 @@ class ReviewScreen(NilScreen):
     deal_index: reactive[int] = reactive(0)
     step: reactive[int] = reactive(0)
 
-    def __init__(self, game: Game, title: str | None = None, look: CardLook | None = None
-                 ) -> None:
+    def __init__(self, game: Game, title: str | None = None, look: CardLook | None = None,
+                 home: int = 0) -> None:
         super().__init__()
         self.game = game
+        # Each seat by its true name (a shared table's game is turned: its seat 0 sits there).
+        self.names = tuple(SEAT_NAMES[(seat + home) & 3] for seat in range(4))
         self.title_text = title or f"Game of {game.deals_planned} deals (seed {game.seed})"
         self.look = look or CardLook()
         self._ready = False  # the widgets exist (``is_mounted`` is still False in on_mount)
@@ -128,7 +130,7 @@ class ReviewScreen(NilScreen):
         at = self.position()
         taken = at.taken
         for seat in range(4):
-            head = Text(f"{SEAT_NAMES[seat]}", style="bold")
+            head = Text(f"{self.names[seat]}", style="bold")
             if deal.dealer == seat:
                 head.append(" (dealer)", style="dim")
             head.append(f"  {taken[seat]} tk" if taken[seat] else "  clean",
@@ -147,7 +149,7 @@ class ReviewScreen(NilScreen):
         head.append(f", trick {step} of {self.steps}")
         if deal.is_over and step == self.steps:
             head.append("   " + describe_result(deal.taken, deal.points,
-                                                SEAT_NAMES, deal.rule), style="cyan")
+                                                self.names, deal.rule), style="cyan")
         self.query_one("#review-head", Static).update(head)
 
     def _trick_info(self, at: Deal) -> TrickInfo:
@@ -158,7 +160,7 @@ class ReviewScreen(NilScreen):
             trick = at.tricks[step - 1]
             placed = tuple((trick.player_of(k), c) for k, c in enumerate(trick.cards))
             return TrickInfo(placed, trick.winner,
-                             f"Trick {step}: {SEAT_NAMES[trick.winner]} wins")
+                             f"Trick {step}: {self.names[trick.winner]} wins")
         placed = tuple(((at.leader + k) & 3, c) for k, c in enumerate(at.trick))
         return TrickInfo(placed, None, f"Trick {step}: unfinished")
 

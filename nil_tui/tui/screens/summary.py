@@ -142,6 +142,7 @@ class SummaryScreen(NilScreen):
                  speed: str = "instant", home: int = 0) -> None:
         super().__init__()
         self.game = game
+        self.home = home
         self.labels = seat_labels(home)  # the true seats, for a seat at a shared table
         self.between_deals = between_deals
         self.look = look or CardLook()
@@ -234,7 +235,7 @@ class SummaryScreen(NilScreen):
         index = self.finished_deal
         if index is None:
             return
-        review = ReviewScreen(self.game, "The game so far", self.look)
+        review = ReviewScreen(self.game, "The game so far", self.look, self.home)
         # Placed before it is shown (set without the watchers, which would go to step 0).
         review.set_reactive(ReviewScreen.deal_index, index)
         review.set_reactive(ReviewScreen.step,
