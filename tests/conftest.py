@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import random
+import signal
 from collections.abc import Callable
 
 import pytest
@@ -29,6 +30,13 @@ SLOW_FIRST = (
     "tests/tui/test_snapshots.py",
     "tests/tui/test_challenge_app.py",
 )
+
+
+# A run started in the background (``pytest &`` from a script: a shell without job control)
+# inherits Ctrl-C ignored, and so would every program the tests start, which then never hears
+# the Ctrl-C a test sends it. The tests' programs start as a terminal's foreground programs do.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
