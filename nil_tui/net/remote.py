@@ -359,7 +359,14 @@ class RemoteSession(NoBotsHere):
 
     @property
     def thinking(self) -> int | None:
-        return None if self._on_show is not None else self.state().thinking
+        """The seat whose card the table waits for, when it is not yours: a bot thinking, or
+        a person (the table's messages name only bots as thinking)."""
+        if self._on_show is not None:
+            return None
+        state = self.state()
+        if state.thinking is not None:
+            return state.thinking
+        return state.to_move if state.to_move not in (None, state.seat) else None
 
     challenge: str | None = None
     help_allowed = False

@@ -115,6 +115,22 @@ def test_help_is_refused_at_a_shared_table_and_a_card_is_sent_once() -> None:
     asyncio.run(main())
 
 
+def test_the_table_says_whose_card_it_waits_for_a_person_included() -> None:
+    """The table's messages name only bots as thinking: while another person is to play, the
+    screen must not keep saying "Your turn" (it said so after your card, at a shared table)."""
+    async def main() -> None:
+        waits = _state(to_move=0, thinking=None, pace="bot_waits", turn=3)  # Ann, a person
+        client = FakeClient([waits])
+        session = _session(client)
+        assert await session.ready()
+        assert session.thinking == 2  # Ann, turned: across the table from Bob
+        session2 = _session(FakeClient([_state(to_move=2, thinking=None, pace="your_turn")]))
+        assert await session2.ready()
+        assert session2.thinking is None  # Bob's own turn
+
+    asyncio.run(main())
+
+
 def test_a_lost_link_is_said_and_the_seat_taken_back() -> None:
     async def main() -> None:
         client = FakeClient([_state(), None, None, _state(turn=1, to_move=3, thinking=3)])
