@@ -213,7 +213,11 @@ def test_interrupted_game_resumes_from_the_saved_position(
         resumed.stop()
     assert plays(record)[:len(plays(position))] == plays(position)
     assert same_game(record, uninterrupted), "the interrupted game ended differently"
-    assert saved(home) is None
+    # The finished game is no longer the saved game. (An Enter already typed when game over
+    # came may have started the next game, at the instant speed at once: that one is saved
+    # in its first deal.)
+    now = saved(home)
+    assert now is None or len(now["deals"]) < len(record["deals"]), now
 
 
 def slots(home: Path) -> dict[int, dict[str, Any]]:
