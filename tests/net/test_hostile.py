@@ -227,17 +227,17 @@ async def test_malformed_messages_after_the_hello_are_refused_and_the_seat_stays
         for bad, code in [("{oops", "malformed"), ('"text"', "malformed"),
                           ('{"type":"ping"}', "malformed"), ('{"type":"warp","id":3}',
                                                               "unknown_type"),
-                          ('{"type":"act","id":4,"turn":0,"action":{"protocol":1,'
-                           '"type":"PlayCard","card":"ZZ"}}', "malformed"),
+                          (('{"type":"act","id":4,"turn":0,"action":{"protocol":1,'
+                            '"type":"PlayCard","card":"ZZ"}}'), "malformed"),
                           ('{"type":"act","id":5,"action":{"protocol":1,"type":"GoOn"}}',
                            "malformed"),
-                          ('{"type":"act","id":6,"turn":0,"action":{"protocol":2,'
-                           '"type":"GoOn"}}', "malformed"),
-                          ('{"type":"act","id":7,"turn":0,"action":{"protocol":1,'
-                           '"type":"Played","seat":0,"card":"2C","forced":false}}',
+                          (('{"type":"act","id":6,"turn":0,"action":{"protocol":2,'
+                            '"type":"GoOn"}}'), "malformed"),
+                          (('{"type":"act","id":7,"turn":0,"action":{"protocol":1,'
+                            '"type":"Played","seat":0,"card":"2C","forced":false}}'),
                            "malformed"),
-                          ('{"type":"act","id":8,"turn":0,"action":{"protocol":1,'
-                           '"type":"GoOn"}}', "not_started")]:
+                          (('{"type":"act","id":8,"turn":0,"action":{"protocol":1,'
+                            '"type":"GoOn"}}'), "not_started")]:
             await a.ws.send(bad)
             for _ in range(10):
                 got = await a.receive(5)

@@ -20,36 +20,36 @@ async def test_people_and_bots_play_a_whole_game_and_no_one_sees_another_hand(
         people: int) -> None:
     saved: list[int] = []
     config = TableConfig(deals=3, seed=100 + people, start_when=people)
-    async with served(config, save_game=lambda g: saved.append(1)) as s:
-        async with tapping_proxy(s.invite.port) as (proxy_port, taps):
-            invite = Invite("127.0.0.1", proxy_port, s.invite.secret)
-            clients = [TableClient(invite, name=f"P{i}") for i in range(people)]
-            for c in clients:
-                await c.connect()
-            ends = await asyncio.wait_for(asyncio.gather(
-                *(play_scripted(c, random.Random(i)) for i, c in enumerate(clients))), 120)
-            for c in clients:
-                await c.close()
-            await asyncio.sleep(0.1)
-            records = [end for end in ends if end is not None]
-            assert len(records) == people
-            for record in records:
-                check_record(record)
-            same_game(records)
-            record = records[0]
-            assert [p["kind"] for p in record["players"]] == \
-                ["human"] * people + ["bot"] * (4 - people)
-            assert [p["name"] for p in record["players"][:people]] == \
-                [f"P{i}" for i in range(people)]
-            # every byte each client was sent, frame by frame, against the game's record
-            assert len(taps) == people
-            for seat, tap in enumerate(taps):
-                frames = tap.frames()
-                assert len(frames) > 40  # the whole game went through this tap
-                assert leaks(frames, seat, record) == []
-            # the game was kept after every card (and at each new deal)
-            plays = sum(len(t["cards"]) for d in record["deals"] for t in d["tricks"])
-            assert len(saved) >= plays
+    async with served(config, save_game=lambda g: saved.append(1)) as s, \
+            tapping_proxy(s.invite.port) as (proxy_port, taps):
+        invite = Invite("127.0.0.1", proxy_port, s.invite.secret)
+        clients = [TableClient(invite, name=f"P{i}") for i in range(people)]
+        for c in clients:
+            await c.connect()
+        ends = await asyncio.wait_for(asyncio.gather(
+            *(play_scripted(c, random.Random(i)) for i, c in enumerate(clients))), 120)
+        for c in clients:
+            await c.close()
+        await asyncio.sleep(0.1)
+        records = [end for end in ends if end is not None]
+        assert len(records) == people
+        for record in records:
+            check_record(record)
+        same_game(records)
+        record = records[0]
+        assert [p["kind"] for p in record["players"]] == \
+            ["human"] * people + ["bot"] * (4 - people)
+        assert [p["name"] for p in record["players"][:people]] == \
+            [f"P{i}" for i in range(people)]
+        # every byte each client was sent, frame by frame, against the game's record
+        assert len(taps) == people
+        for seat, tap in enumerate(taps):
+            frames = tap.frames()
+            assert len(frames) > 40  # the whole game went through this tap
+            assert leaks(frames, seat, record) == []
+        # the game was kept after every card (and at each new deal)
+        plays = sum(len(t["cards"]) for d in record["deals"] for t in d["tricks"])
+        assert len(saved) >= plays
 
 
 async def test_the_leak_check_finds_a_hidden_card() -> None:
