@@ -53,6 +53,7 @@ class TableClient:
         self.state: session.TableState | None = None
         self.seats: JSON | None = None
         self.record: JSON | None = None
+        self.deals: JSON | None = None  # the finished deals, told to a seat that comes back
         self.refusals: list[JSON] = []
         self._id = 0
         self._pending: deque[str] = deque()
@@ -97,7 +98,8 @@ class TableClient:
     async def receive(self, timeout: float | None = None) -> JSON | session.Message | None:
         """The next message (None when the connection has closed): a session value (news,
         or this seat's TableState, kept as ``state``) or one of the table's own messages, as
-        an object (the seats kept as ``seats``, the record at the end as ``record``)."""
+        an object (the seats kept as ``seats``, the finished deals told on coming back as
+        ``deals``, the record at the end as ``record``)."""
         if not self._pending:
             assert self.ws is not None
             try:
@@ -126,6 +128,8 @@ class TableClient:
             self.seats = message
         elif kind == "record":
             self.record = message.get("record")
+        elif kind == "deals":
+            self.deals = message
         elif kind in ("refused", "error"):
             self.refusals.append(message)
         return message

@@ -226,7 +226,7 @@ def seat_note(event: dict[str, Any], message: dict[str, Any], me: int) -> gs.Tab
     if kind == "away":
         return gs.TableNote(f"{name} ({where}) lost the link: the table waits for them "
                             f"{event.get('wait', 60):g} s, then a bot plays for them.",
-                            warn=True)
+                            warn=True, status=True)
     if kind == "stand_in":
         return gs.TableNote(f"A {event.get('bot')} bot plays for {name} ({where}) until "
                             "they are back.", warn=True)
@@ -278,8 +278,13 @@ class RemoteSession(NoBotsHere):
         self._game: tuple[tuple[int, int, int], Game] | None = None
         self._outbox: deque[tuple[Action, int]] = deque()
         self._sender: asyncio.Task[None] | None = None
+        self._away: tuple[str, str, str, str] = ("", "", "", "")
         if client.state is not None:
             self._shown = turn_state(client.state, self.me)
+        if client.seats is not None:
+            self._heard_seats(client.seats)
+        if client.deals is not None:
+            self._heard_deals(client.deals)
 
     # --- what the seat may see ------------------------------------------------------------
     async def ready(self, timeout: float = 30.0) -> bool:
@@ -296,6 +301,10 @@ class RemoteSession(NoBotsHere):
                 self._news = []
             elif isinstance(message, tuple):
                 self._news.append(turn_news(message, self.me))  # type: ignore[arg-type]
+            elif isinstance(message, dict) and message.get("type") == "deals":
+                self._heard_deals(message)
+            elif isinstance(message, dict) and message.get("type") == "seats":
+                self._heard_seats(message)
         return True
 
     def state(self) -> TableState:
@@ -360,13 +369,23 @@ class RemoteSession(NoBotsHere):
     @property
     def thinking(self) -> int | None:
         """The seat whose card the table waits for, when it is not yours: a bot thinking, or
-        a person (the table's messages name only bots as thinking)."""
+        a person (the table's messages name only bots as thinking); not a person who is away
+        while the table waits for them (nobody thinks there)."""
         if self._on_show is not None:
             return None
         state = self.state()
         if state.thinking is not None:
             return state.thinking
-        return state.to_move if state.to_move not in (None, state.seat) else None
+        to_move = state.to_move
+        if to_move is None or to_move == state.seat or self._away[to_move] == "away":
+            return None
+        return to_move
+
+    @property
+    def away(self) -> tuple[str, str, str, str]:
+        """For each seat (turned), whether its person is away: "" (here, or not a person),
+        "away" (the table waits for them) or "stand_in" (a bot plays for them meanwhile)."""
+        return self._away
 
     challenge: str | None = None
     help_allowed = False
@@ -589,10 +608,46 @@ class RemoteSession(NoBotsHere):
             return self._release()
         if kind in ("refused", "error"):
             return [Refused("play", f"The table refused: {message.get('reason')}")]
+        if kind == "deals":
+            self._heard_deals(message)
+            self._game = None
+            return []
         if kind in ("seats", "lobby"):
+            self._heard_seats(message)
+            self._changed = True  # the seats drawn change with who is away
             return [note for event in message.get("events") or []
                     if (note := seat_note(event, message, self.me)) is not None]
         return []
+
+    def _heard_seats(self, message: dict[str, Any]) -> None:
+        """Who is away, from the table's list of its seats."""
+        away = ["", "", "", ""]
+        seats = message.get("seats")
+        for seat in seats if isinstance(seats, list) else []:
+            number = seat.get("seat") if isinstance(seat, dict) else None
+            if not isinstance(number, int) or not 0 <= number <= 3 or number == self.me \
+                    or seat.get("kind") != "person" or seat.get("present", True):
+                continue
+            away[_seat(number, self.me)] = "stand_in" if seat.get("stand_in") else "away"
+        self._away = (away[0], away[1], away[2], away[3])
+
+    def _heard_deals(self, message: dict[str, Any]) -> None:
+        """The game's finished deals, as the table tells a seat that comes back: each one's
+        dealer and plays (all public) and this seat's own hand; no other seat's hand."""
+        try:
+            for deal in message.get("deals") or []:
+                number = int(deal["deal_number"])
+                if number in self._deals:
+                    continue  # seen whole already
+                plays = tuple(Play(_seat(int(p["seat"]), self.me), Card.parse(p["card"]),
+                                   bool(p.get("forced"))) for p in deal["plays"])
+                mine = {Card.parse(c) for c in deal["hand"]}
+                left = tuple(c for c in mine
+                             if not any(p.seat == 0 and p.card == c for p in plays))
+                self._deals[number] = DealSeen(_seat(int(deal["dealer"]), self.me), plays,
+                                               None, left)
+        except (KeyError, TypeError, ValueError):
+            pass  # the earlier deals stay unknown until the record comes
 
     async def _link_lost(self) -> list[gs.Out] | None:
         """The connection closed: the game is over, the seat was taken from elsewhere, or

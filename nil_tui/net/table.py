@@ -28,7 +28,7 @@ from .protocol import (
     short_version,
     states_json,
 )
-from .values import news_of, seat_states
+from .values import finished_deals, news_of, seat_states
 
 if TYPE_CHECKING:
     from ..driver import Player
@@ -335,6 +335,8 @@ class Table:
             self._keep()
         member.send({"type": "welcome", "protocol": PROTOCOL, "app": _app(), "seat": found,
                      "key": seat.key, "owner": seat.owner, "name": seat.name})
+        if self.game is not None:  # the game so far: the deals finished before this one
+            member.send(finished_deals(self.game, found))
         self._broadcast([], notices=[notice])
         if self.game is None and self.config.start_when is not None and sum(
                 1 for s in self.seats if s.kind == "person" and s.member) \

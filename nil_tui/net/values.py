@@ -79,4 +79,20 @@ def seat_states(game: Game, turn: int, names: Sequence[str],
     return out
 
 
-__all__ = ["news_of", "pace_of", "seat_states"]
+def finished_deals(game: Game, seat: int) -> dict[str, object]:
+    """What a seat that comes back mid-game is told of the deals before the one in play
+    (its table shows the game so far: the scoreboard, the review): each deal's dealer and
+    cards in play order, public once played, and the seat's own hand as dealt; never another
+    seat's hand. Card codes as in the records; seats as the table numbers them."""
+    deals = []
+    for number, deal in enumerate(game.deals, 1):
+        if not deal.is_over:
+            continue
+        deals.append({"deal_number": number, "dealer": deal.dealer,
+                      "plays": [{"seat": p.seat, "card": p.card.code, "forced": p.forced}
+                                for p in deal.plays],
+                      "hand": [c.code for c in deal.dealt_hand(seat)]})
+    return {"type": "deals", "deals": deals}
+
+
+__all__ = ["finished_deals", "news_of", "pace_of", "seat_states"]

@@ -143,3 +143,51 @@ def play_typed(args: list[str], home: Path, timeout: float = 120.0,
                 pass
         os.close(fd)
     return (status if status is not None else -9), out.decode(errors="replace"), typed
+
+
+class Tmux:
+    """A program in a real terminal of a given size: a tmux server of its own (its own
+    socket: nothing else is touched), read as the screen shows it."""
+
+    def __init__(self, args: Sequence[str], home: Path, size: tuple[int, int]) -> None:
+        import shlex
+        import uuid
+
+        self.socket = f"nil-test-{uuid.uuid4().hex[:8]}"
+        env = f"NIL_TUI_HOME={shlex.quote(str(home))} TERM=xterm-256color"
+        self.run("new-session", "-d", "-s", "t", "-x", str(size[0]), "-y", str(size[1]),
+                 f"env {env} {shlex.join(args)}")
+
+    def run(self, *args: str) -> str:
+        out = subprocess.run(["tmux", "-L", self.socket, "-f", os.devnull, *args],
+                             capture_output=True, text=True, timeout=20, check=True)
+        return out.stdout
+
+    def screen(self) -> list[str]:
+        return self.run("capture-pane", "-p", "-t", "t").splitlines()
+
+    def text(self) -> str:
+        return "\n".join(self.screen())
+
+    def keys(self, *keys: str) -> None:
+        self.run("send-keys", "-t", "t", *keys)
+
+    def close(self) -> None:
+        """End the terminal (its program loses its terminal, as when a window is closed)."""
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True,
+                       check=False, timeout=20)
+
+
+def seat_box(screen: list[str], title: str) -> list[str]:
+    """The lines inside the seat box titled ``title`` ("West"), from its frame; fails when
+    the box has no frame on both sides (a line wider than the box)."""
+    top = next(i for i, line in enumerate(screen) if f"╭─ {title} " in line)
+    left = screen[top].index(f"╭─ {title} ")
+    right = screen[top].index("╮", left)
+    inside = []
+    for line in screen[top + 1:]:
+        if line[left] == "╰":
+            return inside
+        assert line[left] == "│" and line[right] == "│", "\n".join(screen)
+        inside.append(line[left + 1:right].strip())
+    raise AssertionError("the box has no bottom:\n" + "\n".join(screen))

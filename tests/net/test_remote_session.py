@@ -64,6 +64,8 @@ class FakeClient:
         self.sent: list[tuple[Any, int | None]] = []
         self.ws = None
         self.record = None
+        self.seats = None
+        self.deals = None
 
     async def receive(self, timeout: float | None = None) -> Any:
         if not self.messages:
@@ -229,6 +231,17 @@ def test_the_table_screen_plays_a_shared_table_by_keys(size: tuple[int, int], tm
                 show_remote_table(app, client, home=nil_home)
                 seen_summary = False
                 said: list[tuple[str, bool]] = []
+
+                def listen(screen: TableScreen) -> None:
+                    """Keep what the screen says on its status line (and say it)."""
+                    shown = screen.status
+
+                    def status(message: Any, warn: bool = False) -> None:
+                        said.append((str(message), warn))
+                        shown(message, warn)
+
+                    screen.status = status  # type: ignore[method-assign]
+
                 for _ in range(3000):
                     await pilot.pause(0.02)
                     screen = app.screen
@@ -239,13 +252,7 @@ def test_the_table_screen_plays_a_shared_table_by_keys(size: tuple[int, int], tm
                     if isinstance(screen, (TableScreen, SummaryScreen)):
                         await pilot.press("enter")
                     if isinstance(screen, TableScreen) and not said:
-                        shown = screen.status
-
-                        def status(message: Any, warn: bool = False) -> None:
-                            said.append((str(message), warn))
-                            shown(message, warn)
-
-                        screen.status = status  # type: ignore[method-assign]
+                        listen(screen)
                         await pilot.press("u", "h", "m")
                         assert ("Undo is off at a shared table.", True) in said
                         assert ("Hints are off at a shared table.", True) in said
@@ -348,3 +355,58 @@ def test_the_review_of_a_turned_game_names_the_true_seats() -> None:
     at_north = ReviewScreen(Game(1, seed=3), home=2)  # its seat 0 sits at North
     assert at_north.names == ("North", "East", "South", "West")
     assert ReviewScreen(Game(1, seed=3)).names == ("South", "West", "North", "East")
+
+
+def test_a_seat_that_comes_back_mid_game_sees_the_deals_before_this_one() -> None:
+    """Kim plays the first deal, drops in the second and comes back from a new terminal:
+    her game so far (the scoreboard's deals, the review) holds the first deal with its points
+    and totals before the record comes, and she was told no other seat's hand."""
+    import random
+
+    from nil_tui.net.client import play_scripted
+
+    async def main() -> None:
+        config = TableConfig(deals=2, seed=61, start_when=2, away_timeout=60, deal_pause=0.1)
+        async with served(config) as s:
+            ann, kim = TableClient(s.invite, name="Ann"), TableClient(s.invite, name="Kim")
+            await ann.connect()
+            await kim.connect()
+            ann_game = asyncio.ensure_future(play_scripted(ann, random.Random(1)))
+            rng, went_on = random.Random(2), 0
+            for _ in range(2000):  # Kim: the first deal, then one card of the second
+                message = await kim.receive(10)
+                state = kim.state
+                if not isinstance(message, TableState) or state is None:
+                    continue
+                if state.pace == "deal_over" and went_on < state.deal_number:
+                    went_on = state.deal_number
+                    await kim.go_on()
+                if kim.my_turn():
+                    await kim.play(rng.choice(state.legal), state.turn)
+                    if state.deal_number == 2:
+                        break
+            await kim.close()
+            assert s.table.game is not None and s.table.game.deal_number == 2
+            first = s.table.game.deals[0]
+            again = TableClient(s.invite, key=kim.key)
+            await again.connect()
+            session = RemoteSession(again, PlayOptions(speed="instant"))
+            assert await session.ready()
+            me = again.seat or 0
+            game = session.game  # (no record yet: the game goes on)
+            assert again.record is None and len(game.deals) == 2
+            turned = tuple(first.points[(i + me) & 3] for i in range(4))
+            assert game.deals[0].points == turned
+            assert game.deals[0].is_over and not game.deals[1].is_over
+            assert [p.card for p in game.deals[0].plays] == [p.card for p in first.plays]
+            assert game.deals[0].dealt_hand(0) == first.dealt_hand(me)
+            assert again.deals is not None
+            told = again.deals["deals"]
+            assert [d["deal_number"] for d in told] == [1]
+            assert set(told[0]) == {"deal_number", "dealer", "plays", "hand"}
+            assert told[0]["hand"] == [c.code for c in first.dealt_hand(me)]
+            ann_game.cancel()
+            await ann.close()
+            await again.close()
+
+    asyncio.run(main())

@@ -177,9 +177,11 @@ class TableScreen(TableWork):
         holding = self._holding is not None
         to_move = None if holding else state.to_move
         sizes, taken = state.hand_sizes, state.taken
+        away = getattr(self.session, "away", ("", "", "", ""))  # a shared table's people
         for seat in BOT_SEATS:
             self.query_one(f"#seat-{seat}", Seat).info = SeatInfo(
-                name=self.labels[seat], level=words.seat_title(state, seat),
+                name=self.labels[seat], level=words.seat_title(state, seat, away[seat]),
+                away=words.away_words(away[seat]),
                 cards=sizes[seat], tricks=taken[seat], clean=taken[seat] == 0,
                 dealer=state.dealer == seat, to_move=to_move == seat,
                 thinking=state.thinking == seat and not holding)

@@ -64,13 +64,23 @@ def news_line(item: object, look: CardLook, labels: Labels = SEAT_LABELS) -> Tex
     return None
 
 
-def seat_title(state: TableState, seat: int) -> str:
+def seat_title(state: TableState, seat: int, away: str = "") -> str:
     """Who plays a seat, under its name: the bot's level, or the person's name at a shared
-    table (a person's stand-in bot while they are away)."""
+    table (still their name while they are away, a bot playing for them or not: see
+    :func:`away_words`)."""
     level = state.levels[seat]
-    if level is None:
+    if level is None or away:
         return state.names[seat] if seat != state.seat else "you"
     return gs.level_title(level)
+
+
+AWAY_WORDS = {"away": "away", "stand_in": "away, a bot plays"}
+
+
+def away_words(away: str) -> str:
+    """What a seat's box says of a person who is away at a shared table ("" when here): the
+    table waits for them, or a bot plays for them until they are back."""
+    return AWAY_WORDS.get(away, "")
 
 
 def deal_start_line(state: TableState, labels: Labels = SEAT_LABELS) -> Text:

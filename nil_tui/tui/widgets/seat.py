@@ -20,6 +20,7 @@ class SeatInfo(NamedTuple):
     dealer: bool = False
     to_move: bool = False
     thinking: bool = False
+    away: str = ""  # a shared table's person who is away: what the box says of it
 
 
 THINKING_FRAMES = ("⠋ thinking", "⠙ thinking", "⠹ thinking", "⠸ thinking", "⠼ thinking",
@@ -63,6 +64,9 @@ class Seat(Widget):
         text = Text()
         text.append(info.level, style="italic")
         text.append("\n")
+        if info.away:  # (wrapped to the box's width by the renderer)
+            text.append(info.away, style="bold yellow")
+            text.append("\n")
         text.append(f"{count(info.cards, 'card')}\n")
         text.append(f"{count(info.tricks, 'trick')}\n")
         if info.clean:
