@@ -279,6 +279,7 @@ class RemoteSession(NoBotsHere):
         self._outbox: deque[tuple[Action, int]] = deque()
         self._sender: asyncio.Task[None] | None = None
         self._away: tuple[str, str, str, str] = ("", "", "", "")
+        self._played_for: dict[tuple[int, int, Card], str] = {}  # (deal, seat, card): why
         if client.state is not None:
             self._shown = turn_state(client.state, self.me)
         if client.seats is not None:
@@ -412,6 +413,9 @@ class RemoteSession(NoBotsHere):
         tricks = iter(state.tricks)
         clean = [True] * 4
         for n, play in enumerate(state.plays, 1):
+            why = self._played_for.get((state.deal_number, play.seat, play.card))
+            if why is not None:  # a bot played it for someone away, as the others were told
+                out.append(BotFailed(play.seat, play.card, why))
             out.append(Played(play.seat, play.card, play.forced))
             if n % 4 == 0:
                 trick = next(tricks)
@@ -633,7 +637,8 @@ class RemoteSession(NoBotsHere):
 
     def _heard_deals(self, message: dict[str, Any]) -> None:
         """The game's finished deals, as the table tells a seat that comes back: each one's
-        dealer and plays (all public) and this seat's own hand; no other seat's hand."""
+        dealer and plays (all public) and this seat's own hand, no other seat's hand; and the
+        cards a bot played for someone who was away."""
         try:
             for deal in message.get("deals") or []:
                 number = int(deal["deal_number"])
@@ -646,6 +651,10 @@ class RemoteSession(NoBotsHere):
                              if not any(p.seat == 0 and p.card == c for p in plays))
                 self._deals[number] = DealSeen(_seat(int(deal["dealer"]), self.me), plays,
                                                None, left)
+            for incident in message.get("incidents") or []:
+                key = (int(incident["deal"]), _seat(int(incident["seat"]), self.me),
+                       Card.parse(incident["card"]))
+                self._played_for[key] = str(incident["reason"])
         except (KeyError, TypeError, ValueError):
             pass  # the earlier deals stay unknown until the record comes
 

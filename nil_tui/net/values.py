@@ -83,7 +83,8 @@ def finished_deals(game: Game, seat: int) -> dict[str, object]:
     """What a seat that comes back mid-game is told of the deals before the one in play
     (its table shows the game so far: the scoreboard, the review): each deal's dealer and
     cards in play order, public once played, and the seat's own hand as dealt; never another
-    seat's hand. Card codes as in the records; seats as the table numbers them."""
+    seat's hand; and the cards a bot played for someone. Card codes as in the records; seats
+    as the table numbers them."""
     deals = []
     for number, deal in enumerate(game.deals, 1):
         if not deal.is_over:
@@ -92,7 +93,10 @@ def finished_deals(game: Game, seat: int) -> dict[str, object]:
                       "plays": [{"seat": p.seat, "card": p.card.code, "forced": p.forced}
                                 for p in deal.plays],
                       "hand": [c.code for c in deal.dealt_hand(seat)]})
-    return {"type": "deals", "deals": deals}
+    # the cards played for a person who was away (every seat was told of them as they came)
+    stood_in = [{"deal": i["deal"], "seat": i["seat"], "card": i["card"], "reason": i["reason"]}
+                for i in game.incidents]
+    return {"type": "deals", "deals": deals, "incidents": stood_in}
 
 
 __all__ = ["finished_deals", "news_of", "pace_of", "seat_states"]

@@ -410,3 +410,41 @@ def test_a_seat_that_comes_back_mid_game_sees_the_deals_before_this_one() -> Non
             await again.close()
 
     asyncio.run(main())
+
+
+def test_a_seat_back_from_away_is_told_which_of_its_cards_a_bot_played() -> None:
+    """The deal so far, told to a player who comes back after a bot stood in: the cards the
+    bot played for them are said to be the bot's, as the others were told, not theirs."""
+    import random
+
+    from nil_tui.net.client import play_scripted
+    from nil_tui.session.protocol import BotFailed
+
+    async def main() -> None:
+        config = TableConfig(deals=1, seed=62, start_when=2, away_timeout=0.1)
+        async with served(config) as s:
+            ann, kim = TableClient(s.invite, name="Ann"), TableClient(s.invite, name="Kim")
+            await ann.connect()
+            await kim.connect()
+            await kim.receive(10)
+            await kim.close()  # Kim is gone before her first card
+            ann_game = asyncio.ensure_future(play_scripted(ann, random.Random(1)))
+            for _ in range(400):
+                if s.table.game is not None and s.table.game.incidents:
+                    break
+                await asyncio.sleep(0.02)
+            again = TableClient(s.invite, key=kim.key)
+            await again.connect()
+            session = RemoteSession(again, PlayOptions(speed="instant"))
+            assert await session.ready()
+            told = session.told_so_far()
+            played_for = [n for n in told if isinstance(n, BotFailed)]
+            assert played_for and all(n.seat == 0 and "Kim was away" in n.reason
+                                      for n in played_for), told
+            mine = [n for n in told if isinstance(n, Played) and n.seat == 0]
+            assert {n.card for n in played_for} <= {n.card for n in mine}
+            ann_game.cancel()
+            await ann.close()
+            await again.close()
+
+    asyncio.run(main())
