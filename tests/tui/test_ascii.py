@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from tui_helpers import settle
 
 from nil_tui.options import PlayOptions
@@ -40,7 +41,13 @@ class Walk:
             self.bad[name] = bad[:3]
 
 
-async def test_every_screen_of_a_whole_game_is_ascii(nil_home: Any) -> None:
+async def test_every_screen_of_a_whole_game_is_ascii(nil_home: Any,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    from test_keymash import quick_analysis
+
+    # the analysis screen's words are under test, not its search: a small budget, in its
+    # thread (its worker processes cost more than the rest of the game)
+    quick_analysis(monkeypatch)
     options = PlayOptions(deals=1, seed=5, speed="instant", ascii=True,
                           bots=("easy", "easy", "easy"))
     app = NilApp("play", options=options)
