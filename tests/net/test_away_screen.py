@@ -83,6 +83,9 @@ def test_a_person_away_is_said_in_their_seat_box_and_named_again_once_back(tmp_p
         for term in (ann, cy):
             box = seat_box(term.screen(), "West")
             assert "Normal" not in box, box  # Kim is a person, away: not a normal bot's seat
+            # the box grew by the lines it says it with: nothing under them is cut off
+            assert len(box) == 7 and box[3].endswith(("card", "cards")), box
+            assert box[5].endswith(("clean", "taken")), box
         # Kim comes back with the same command: the box names Kim, and only Kim
         kim = join("Kim", (100, 32))
         for term in (ann, cy):
@@ -92,6 +95,7 @@ def test_a_person_away_is_said_in_their_seat_box_and_named_again_once_back(tmp_p
             box = seat_box(term.screen(), "West")
             assert box[0] == "Kim" and not any("away" in line or "bot" in line
                                                for line in box), box
+            assert len(box) == 5 and box[3].endswith(("clean", "taken")), box
     finally:
         for term in terms:
             term.close()

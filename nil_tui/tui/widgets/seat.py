@@ -37,6 +37,7 @@ class Seat(Widget):
 
     info: reactive[SeatInfo | None] = reactive(None)
     frame: reactive[int] = reactive(0)
+    _away = ""  # what the box says of its person being away (a shared table's)
 
     def on_mount(self) -> None:
         self._spinner = self.set_interval(0.1, self._tick, pause=True)
@@ -48,6 +49,9 @@ class Seat(Widget):
         if info is None:
             return
         self.set_class(info.to_move, "-turn")
+        if info.away != self._away:  # a line or two more or fewer: the box's height changes
+            self._away = info.away
+            self.refresh(layout=True)
         self.border_title = info.name
         self.border_subtitle = "dealer" if info.dealer else ""
         spinner = getattr(self, "_spinner", None)
