@@ -370,8 +370,12 @@ def test_every_claim_for_every_legal_card_holds_over_3000_positions() -> None:
 
 def test_the_checker_can_fail() -> None:
     """A claim with one fact changed is refused: every fact of every kind, 20 times each."""
+    facts = {(k.__name__, f.name) for k in KINDS for f in fields(k) if f.name != "card"}
+    facts |= {("OnlyCard", "kind"), ("Sweep", "kind")}
     refused: dict[tuple[str, str], int] = {}
     for view in positions(3000, seed=5):
+        if all(refused.get(fact, 0) >= 20 for fact in facts):
+            break  # every fact refused 20 times: the positions left would check nothing
         for card in view.legal:
             reason = explain(view, card)
             for f in fields(reason):
@@ -398,8 +402,6 @@ def test_the_checker_can_fail() -> None:
                     with pytest.raises(AssertionError):
                         check(view, card, kind(card))
                     refused[key] = refused.get(key, 0) + 1
-    facts = {(k.__name__, f.name) for k in KINDS for f in fields(k) if f.name != "card"}
-    facts |= {("OnlyCard", "kind"), ("Sweep", "kind")}
     assert {k for k, n in refused.items() if n == 20} == facts, refused
 
 
