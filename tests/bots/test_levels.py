@@ -213,7 +213,7 @@ def test_the_likelihood_is_a_product_of_one_factor_per_opponent() -> None:
 
 def test_posterior_layouts_agree_with_everything_public() -> None:
     rng = random.Random(3)
-    for view, _ in random_views(120, seed=15):
+    for view, _ in random_views(60, seed=15):
         know = Knowledge(view)
         voids = view.voids()
         layouts = posterior_layouts(know, rng, 0.1)
