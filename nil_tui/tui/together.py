@@ -158,15 +158,40 @@ def show_table(app: NilApp, client: TableClient, home: Path | None) -> None:
     show_remote_table(app, client, home=home)
 
 
+GRACE = 60.0
+"""How long a table whose game is over stays open, after its host leaves, for a player who
+was away at the end to come back for the game's record."""
+
+
 async def _leave(app: NilApp, client: TableClient, hosted: HostedTable | None) -> None:
     await client.close()
     if hosted is not None and _HOSTED.get(app) is hosted:
+        await _wait_for_the_away(app, hosted)
         del _HOSTED[app]
         await close_hosted(hosted)
     if getattr(app, "together_exit", False):
         app.exit(0)  # nil-tui host: leaving the table ends the program
         return
     app.open_setup()
+
+
+async def _wait_for_the_away(app: NilApp, hosted: HostedTable) -> None:
+    """The game ended while someone was away: the table stays open a while (saying so) for
+    them to come back for its record, which goes into their history, rather than closing on
+    them. Nothing to wait for before the end: leaving the lobby closes the table."""
+    from ..engine import SEAT_NAMES
+
+    table = hosted.table
+    if not hosted.finished:
+        return
+    away = [s for s in table.seats if s.kind == "person" and s.number not in table.told_the_end]
+    if not away:
+        return
+    names = " and ".join(f"{s.name} ({SEAT_NAMES[s.number]})" for s in away)
+    app.notify(f"{names} {'is' if len(away) == 1 else 'are'} away and not told yet how the "
+               f"game ended: the table stays open up to {GRACE:g} s for them to come back "
+               "for its record (q: close it now).", timeout=GRACE)
+    await hosted.serve_until_over(GRACE)
 
 
 class HostApp(NilApp):

@@ -164,7 +164,10 @@ class Tmux:
         return out.stdout
 
     def screen(self) -> list[str]:
-        return self.run("capture-pane", "-p", "-t", "t").splitlines()
+        try:
+            return self.run("capture-pane", "-p", "-t", "t").splitlines()
+        except subprocess.CalledProcessError:
+            return ["(the terminal's program has ended)"]
 
     def text(self) -> str:
         return "\n".join(self.screen())

@@ -100,3 +100,57 @@ def test_a_person_away_is_said_in_their_seat_box_and_named_again_once_back(tmp_p
         for term in terms:
             term.close()
         host.close()
+
+
+def test_a_game_over_while_someone_is_away_waits_for_them_when_the_host_leaves(tmp_path: Path
+                                                                               ) -> None:
+    """Bo's terminal is closed and the game ends while a bot plays for him: the host leaving
+    at game over does not close the table on him at once; it says it waits, Bo comes back
+    with the same join, sees game over, and the game goes into his history too."""
+    import re
+
+    from procs import INVITE
+
+    terms: list[Tmux] = []
+    try:
+        deadline = time.monotonic() + 200
+        ann = Tmux(command("host", "--port", "0", "--deals", "1", "--seed", "29", "--name",
+                           "Ann", "--away-timeout", "1", "--deal-pause", "1"),
+                   _home(tmp_path / "Ann"), (100, 32))
+        terms.append(ann)
+        found: list[str] = []
+
+        def invite() -> bool:
+            found[:] = [m.group(1) for m in [INVITE.search(ann.text())] if m]
+            return bool(found)
+
+        _until("the invite", invite, deadline, terms=(ann,))
+
+        def bo() -> Tmux:
+            home = tmp_path / "Bo"
+            term = Tmux(command("join", found[0], "--name", "Bo"),
+                        home if home.exists() else _home(home), (80, 24))
+            terms.append(term)
+            return term
+
+        first = bo()
+        _until("Bo seated", lambda: "Bo sits down" in ann.text(), deadline, terms=(ann,))
+        ann.keys("Enter")  # the host starts the game
+        _until("Bo at the table", lambda: "You (West)" in first.text(), deadline,
+               terms=(first,))
+        first.close()  # Bo's terminal is closed mid-deal, for the rest of the game
+        waits = re.compile(r"Bo \(West\) is away and not told yet")
+        _until("the host says it waits for Bo", lambda: bool(waits.search(
+            " ".join(ann.text().split()))), deadline, lambda: ann.keys("Enter"), (ann,))
+        back = bo()
+        _until("Bo sees game over", lambda: "Game over" in back.text(), deadline,
+               terms=(back,))
+        store = Store.open(tmp_path / "Bo")
+        try:
+            kept = [row for row in store.history() if row.finished]
+        finally:
+            store.close()
+        assert len(kept) == 1
+    finally:
+        for term in terms:
+            term.close()
