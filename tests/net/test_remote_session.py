@@ -448,3 +448,11 @@ def test_a_seat_back_from_away_is_told_which_of_its_cards_a_bot_played() -> None
             await again.close()
 
     asyncio.run(main())
+
+
+def test_the_scoreboard_of_a_turned_game_names_the_true_seats() -> None:
+    from nil_tui.tui.screens.summary import ScoresScreen
+
+    at_west = ScoresScreen(Game(2, seed=3), home=1)  # its seat 0 sits at West
+    assert at_west.labels == ("You", "North", "East", "South")
+    assert ScoresScreen(Game(2, seed=3)).labels == ("You", "West", "North", "East")

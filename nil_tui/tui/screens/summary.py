@@ -265,5 +265,5 @@ class ScoresScreen(SummaryScreen, inherit_bindings=False):
         Binding("q", "app.request_quit", "Quit"),
     ]
 
-    def __init__(self, game: Game) -> None:
-        super().__init__(game, between_deals=False)
+    def __init__(self, game: Game, home: int = 0) -> None:
+        super().__init__(game, between_deals=False, home=home)

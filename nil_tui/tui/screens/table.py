@@ -399,7 +399,7 @@ class TableScreen(TableWork):
     def action_scoreboard(self) -> None:
         from .summary import ScoresScreen
 
-        self.app.push_screen(ScoresScreen(self.game))
+        self.app.push_screen(ScoresScreen(self.game, home=self.session.home_seat))
 
     def action_last_trick(self) -> None:
         """Show the last completed trick in the middle of the table until a key is pressed."""
