@@ -183,6 +183,76 @@ def turn_game(game: Game, me: int) -> Game:
                       players=_four(game.players, me), seed=game.seed, incidents=incidents)
 
 
+def seen_game(state: TableState, deals: dict[int, DealSeen],
+              record: dict[str, Any] | None, me: int) -> Game:
+    """The game so far as seat ``me`` knows it (turned): the record's game once it came,
+    else rebuilt from the finished deals it was told of and the deal in progress."""
+    if record is not None:
+        try:
+            return turn_game(Game.from_record(record), me)
+        except (ValueError, KeyError, TypeError):
+            pass  # rebuilt from what was seen, below
+    players = [{"name": state.names[s], "kind": "human" if state.levels[s] is None
+                else "bot", **({"bot": state.levels[s]} if state.levels[s] else {})}
+               for s in range(4)]
+    known = [deals.get(n) for n in range(1, state.deal_number)]
+    if any(d is None for d in known):  # joined again: the earlier deals were not seen
+        known = []
+    seen = [d for d in known if d is not None]
+    seen.append(DealSeen(state.dealer, state.plays, state.hands_dealt, state.hand))
+    return build_game(seen, planned=state.deals_planned, scoring=state.scoring,
+                      players=players)
+
+
+def seat_view(state: TableState) -> PlayerView:
+    """The seat's view of the deal (seat 0: the table is turned)."""
+    return PlayerView(
+        seat=0, hand=state.hand, legal=state.legal, trick=state.trick,
+        leader=state.leader, tricks=state.tricks, taken=state.taken,
+        hand_sizes=state.hand_sizes, dealer=state.dealer, deal_number=state.deal_number,
+        deals_planned=state.deals_planned, totals=state.totals, to_move=state.to_move,
+        rule=DealRule(state.scoring, state.pool, state.tiebreak, state.deal_number == 1))
+
+
+def away_of(message: dict[str, Any], me: int) -> tuple[str, str, str, str]:
+    """Who is away (turned), from the table's list of its seats: "" (here, or not a
+    person), "away" (the table waits for them) or "stand_in" (a bot plays for them)."""
+    away = ["", "", "", ""]
+    seats = message.get("seats")
+    for seat in seats if isinstance(seats, list) else []:
+        number = seat.get("seat") if isinstance(seat, dict) else None
+        if not isinstance(number, int) or not 0 <= number <= 3 or number == me \
+                or seat.get("kind") != "person" or seat.get("present", True):
+            continue
+        away[_seat(number, me)] = "stand_in" if seat.get("stand_in") else "away"
+    return away[0], away[1], away[2], away[3]
+
+
+def read_deals(message: dict[str, Any], me: int, deals: dict[int, DealSeen],
+               played_for: dict[tuple[int, int, Card], str]) -> None:
+    """The game's finished deals, as the table tells a seat that comes back, added to
+    ``deals`` (turned): each one's dealer and plays (all public) and this seat's own hand,
+    no other seat's hand; and the cards a bot played for someone who was away, added to
+    ``played_for``. A message that cannot be read leaves the earlier deals unknown until
+    the record comes."""
+    try:
+        for deal in message.get("deals") or []:
+            number = int(deal["deal_number"])
+            if number in deals:
+                continue  # seen whole already
+            plays = tuple(Play(_seat(int(p["seat"]), me), Card.parse(p["card"]),
+                               bool(p.get("forced"))) for p in deal["plays"])
+            mine = {Card.parse(c) for c in deal["hand"]}
+            left = tuple(c for c in mine if not any(p.seat == 0 and p.card == c for p in plays))
+            deals[number] = DealSeen(_seat(int(deal["dealer"]), me), plays, None, left)
+        for incident in message.get("incidents") or []:
+            key = (int(incident["deal"]), _seat(int(incident["seat"]), me),
+                   Card.parse(incident["card"]))
+            played_for[key] = str(incident["reason"])
+    except (KeyError, TypeError, ValueError):
+        pass
+
+
 # --- the session ------------------------------------------------------------------------------
 class Frame(NamedTuple):
     """What the table sent after one change: the news, then the seat's state (turned)."""
@@ -283,9 +353,9 @@ class RemoteSession(NoBotsHere):
         if client.state is not None:
             self._shown = turn_state(client.state, self.me)
         if client.seats is not None:
-            self._heard_seats(client.seats)
+            self._away = away_of(client.seats, self.me)
         if client.deals is not None:
-            self._heard_deals(client.deals)
+            read_deals(client.deals, self.me, self._deals, self._played_for)
 
     # --- what the seat may see ------------------------------------------------------------
     async def ready(self, timeout: float = 30.0) -> bool:
@@ -303,9 +373,9 @@ class RemoteSession(NoBotsHere):
             elif isinstance(message, tuple):
                 self._news.append(turn_news(message, self.me))  # type: ignore[arg-type]
             elif isinstance(message, dict) and message.get("type") == "deals":
-                self._heard_deals(message)
+                read_deals(message, self.me, self._deals, self._played_for)
             elif isinstance(message, dict) and message.get("type") == "seats":
-                self._heard_seats(message)
+                self._away = away_of(message, self.me)
         return True
 
     def state(self) -> TableState:
@@ -326,38 +396,12 @@ class RemoteSession(NoBotsHere):
         key = (state.deal_number, len(state.plays), len(self._deals))
         if self._game is not None and self._game[0] == key:
             return self._game[1]
-        game = self._build(state)
+        game = seen_game(state, self._deals, self._record, self.me)
         self._game = (key, game)
         return game
 
-    def _build(self, state: TableState) -> Game:
-        if self._record is not None:
-            try:
-                return turn_game(Game.from_record(self._record), self.me)
-            except (ValueError, KeyError, TypeError):
-                pass  # rebuilt from what was seen, below
-        players = [{"name": state.names[s], "kind": "human" if state.levels[s] is None
-                    else "bot", **({"bot": state.levels[s]} if state.levels[s] else {})}
-                   for s in range(4)]
-        known = [self._deals.get(n) for n in range(1, state.deal_number)]
-        if any(d is None for d in known):  # joined again: the earlier deals were not seen
-            known = []
-        seen = [d for d in known if d is not None]
-        if state.hands_dealt is not None:
-            seen.append(DealSeen(state.dealer, state.plays, state.hands_dealt, state.hand))
-        else:
-            seen.append(DealSeen(state.dealer, state.plays, None, state.hand))
-        return build_game(seen, planned=state.deals_planned, scoring=state.scoring,
-                          players=players)
-
     def view(self) -> PlayerView:
-        state = self.state()
-        return PlayerView(
-            seat=0, hand=state.hand, legal=state.legal, trick=state.trick,
-            leader=state.leader, tricks=state.tricks, taken=state.taken,
-            hand_sizes=state.hand_sizes, dealer=state.dealer, deal_number=state.deal_number,
-            deals_planned=state.deals_planned, totals=state.totals, to_move=state.to_move,
-            rule=DealRule(state.scoring, state.pool, state.tiebreak, state.deal_number == 1))
+        return seat_view(self.state())
 
     def last_trick(self) -> Trick | None:
         tricks = self.state().tricks
@@ -613,50 +657,15 @@ class RemoteSession(NoBotsHere):
         if kind in ("refused", "error"):
             return [Refused("play", f"The table refused: {message.get('reason')}")]
         if kind == "deals":
-            self._heard_deals(message)
+            read_deals(message, self.me, self._deals, self._played_for)
             self._game = None
             return []
         if kind in ("seats", "lobby"):
-            self._heard_seats(message)
+            self._away = away_of(message, self.me)
             self._changed = True  # the seats drawn change with who is away
             return [note for event in message.get("events") or []
                     if (note := seat_note(event, message, self.me)) is not None]
         return []
-
-    def _heard_seats(self, message: dict[str, Any]) -> None:
-        """Who is away, from the table's list of its seats."""
-        away = ["", "", "", ""]
-        seats = message.get("seats")
-        for seat in seats if isinstance(seats, list) else []:
-            number = seat.get("seat") if isinstance(seat, dict) else None
-            if not isinstance(number, int) or not 0 <= number <= 3 or number == self.me \
-                    or seat.get("kind") != "person" or seat.get("present", True):
-                continue
-            away[_seat(number, self.me)] = "stand_in" if seat.get("stand_in") else "away"
-        self._away = (away[0], away[1], away[2], away[3])
-
-    def _heard_deals(self, message: dict[str, Any]) -> None:
-        """The game's finished deals, as the table tells a seat that comes back: each one's
-        dealer and plays (all public) and this seat's own hand, no other seat's hand; and the
-        cards a bot played for someone who was away."""
-        try:
-            for deal in message.get("deals") or []:
-                number = int(deal["deal_number"])
-                if number in self._deals:
-                    continue  # seen whole already
-                plays = tuple(Play(_seat(int(p["seat"]), self.me), Card.parse(p["card"]),
-                                   bool(p.get("forced"))) for p in deal["plays"])
-                mine = {Card.parse(c) for c in deal["hand"]}
-                left = tuple(c for c in mine
-                             if not any(p.seat == 0 and p.card == c for p in plays))
-                self._deals[number] = DealSeen(_seat(int(deal["dealer"]), self.me), plays,
-                                               None, left)
-            for incident in message.get("incidents") or []:
-                key = (int(incident["deal"]), _seat(int(incident["seat"]), self.me),
-                       Card.parse(incident["card"]))
-                self._played_for[key] = str(incident["reason"])
-        except (KeyError, TypeError, ValueError):
-            pass  # the earlier deals stay unknown until the record comes
 
     async def _link_lost(self) -> list[gs.Out] | None:
         """The connection closed: the game is over, the seat was taken from elsewhere, or
@@ -685,5 +694,5 @@ class RemoteSession(NoBotsHere):
                              "brings you back.", warn=True, status=True)]
 
 
-__all__ = ["REFUSALS", "DealSeen", "RemoteSession", "build_game", "turn_game", "turn_news",
-           "turn_state"]
+__all__ = ["REFUSALS", "DealSeen", "RemoteSession", "away_of", "build_game", "read_deals",
+           "seat_view", "seen_game", "turn_game", "turn_news", "turn_state"]

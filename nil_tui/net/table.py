@@ -10,7 +10,7 @@ in worker threads, so a slow bot never holds up the loop (other tables, other pl
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -110,6 +110,19 @@ class TableStats:
     cards: int = 0
     refusals: int = 0
     views_sent: int = 0
+
+
+def waits_for_a_person_here(game: Game | None, driver: GameDriver | None,
+                            seats: Sequence[Seat]) -> bool:
+    """Whether a person at the table is to play now, so that the table has nothing to do by
+    itself (its next step would only wait): no need to wake it after every card."""
+    if game is None or driver is None or game.phase is not Phase.PLAYING:
+        return False
+    to_move = driver.to_move
+    if to_move is None:
+        return False
+    seat = seats[to_move]
+    return seat.kind == "person" and seat.member is not None
 
 
 @dataclass
@@ -444,20 +457,8 @@ class Table:
                           msg_id=request.id) from None
         self.stats.cards += 1
         self._broadcast(list(events))
-        if not self._waits_for_a_person_here():
+        if not waits_for_a_person_here(self.game, self.driver, self.seats):
             self._poke()
-
-    def _waits_for_a_person_here(self) -> bool:
-        """Whether a person at the table is to play now, so that the table has nothing to do
-        by itself (its next step would only wait): no need to wake it after every card."""
-        game, driver = self.game, self.driver
-        if game is None or driver is None or game.phase is not Phase.PLAYING:
-            return False
-        to_move = driver.to_move
-        if to_move is None:
-            return False
-        seat = self.seats[to_move]
-        return seat.kind == "person" and seat.member is not None
 
     # --- telling the seats ------------------------------------------------------------------
     def _broadcast(self, events: list[DriverEvent], notices: list[JSON] | None = None) -> None:

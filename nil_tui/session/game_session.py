@@ -459,6 +459,8 @@ class GameSession(PacedGame):
     meter starts on; ``save_problem`` says why the game is not saved, when it is not (the
     keeper of games knows); ``on_finished`` is called once with the game at its end."""
 
+    away = ("", "", "", "")  # nobody is ever away from a game played here
+
     def __init__(self, driver: GameDriver, options: PlayOptions, *,
                  save_problem: Callable[[], str | None] = lambda: None,
                  on_finished: Callable[[Game], Path | None] | None = None,

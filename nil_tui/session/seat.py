@@ -69,6 +69,12 @@ class SeatSession(Protocol):
         """The seat whose bot is deciding the position shown, if any."""
 
     @property
+    def away(self) -> tuple[str, str, str, str]:
+        """For each seat, whether its person is away from a shared table: "" (here, or a
+        bot's seat), "away" (the table waits for them) or "stand_in" (a bot plays for them
+        until they are back). A game played here: nobody is ever away."""
+
+    @property
     def challenge(self) -> str | None:
         """The date of the daily challenge this game is, or None."""
 

@@ -1,8 +1,8 @@
 """The table: draws what a :class:`~nil_tui.session.seat.SeatSession` says one seat may see
 (a game played here, or a seat at a shared table), and sends the player's actions to it. The
-session runs the game and its pace; this screen carries out its effects (a bot deciding or a hint worked out in a worker thread, a
-timer) and keeps only what the display needs: the cursor, a peek at the last trick, the
-panel that is open."""
+session runs the game and its pace; this screen carries out its effects (a bot deciding or a
+hint worked out in a worker thread, a timer) and keeps only what the display needs: the
+cursor, a peek at the last trick, the panel that is open."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ from ..widgets.cards import CardLook
 from ..widgets.gamelog import GameLog
 from ..widgets.hand import Hand
 from ..widgets.scoreboard import Scoreboard, ScoreInfo
-from ..widgets.seat import Seat, SeatInfo
+from ..widgets.seat import Seat
 from ..widgets.trick import TrickView
 from ..words import BOT_SEATS, count, seat_labels
 from . import table_words as words
@@ -176,15 +176,11 @@ class TableScreen(TableWork):
         state = self.session.state()
         holding = self._holding is not None
         to_move = None if holding else state.to_move
-        sizes, taken = state.hand_sizes, state.taken
-        away = getattr(self.session, "away", ("", "", "", ""))  # a shared table's people
+        taken = state.taken
+        away = self.session.away  # a shared table's people
         for seat in BOT_SEATS:
-            self.query_one(f"#seat-{seat}", Seat).info = SeatInfo(
-                name=self.labels[seat], level=words.seat_title(state, seat, away[seat]),
-                away=words.away_words(away[seat]),
-                cards=sizes[seat], tricks=taken[seat], clean=taken[seat] == 0,
-                dealer=state.dealer == seat, to_move=to_move == seat,
-                thinking=state.thinking == seat and not holding)
+            self.query_one(f"#seat-{seat}", Seat).info = words.seat_info(
+                state, seat, self.labels[seat], away[seat], holding)
         self._show_south(state)
         self.query_one(Scoreboard).info = ScoreInfo(
             names=self.labels, totals=state.totals, taken=taken, lowest=state.losers,

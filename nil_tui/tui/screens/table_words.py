@@ -23,6 +23,7 @@ from ...session.protocol import (
     TrickTaken,
 )
 from ..widgets.cards import CardLook
+from ..widgets.seat import SeatInfo
 from ..widgets.trick import TrickInfo
 from ..words import SEAT_LABELS, Labels, count, percent, says, seat_subject, verb
 
@@ -81,6 +82,17 @@ def away_words(away: str) -> str:
     """What a seat's box says of a person who is away at a shared table ("" when here): the
     table waits for them, or a bot plays for them until they are back."""
     return AWAY_WORDS.get(away, "")
+
+
+def seat_info(state: TableState, seat: int, name: str, away: str, holding: bool) -> SeatInfo:
+    """A seat's box (``away``: see :func:`away_words`); while a finished trick is held on
+    show, nobody is to play or thinking."""
+    to_move = None if holding else state.to_move
+    taken = state.taken[seat]
+    return SeatInfo(name=name, level=seat_title(state, seat, away), away=away_words(away),
+                    cards=state.hand_sizes[seat], tricks=taken, clean=taken == 0,
+                    dealer=state.dealer == seat, to_move=to_move == seat,
+                    thinking=state.thinking == seat and not holding)
 
 
 def deal_start_line(state: TableState, labels: Labels = SEAT_LABELS) -> Text:
