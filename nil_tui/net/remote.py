@@ -242,8 +242,8 @@ def read_deals(message: dict[str, Any], me: int, deals: dict[int, DealSeen],
                 continue  # seen whole already
             plays = tuple(Play(_seat(int(p["seat"]), me), Card.parse(p["card"]),
                                bool(p.get("forced"))) for p in deal["plays"])
-            mine = {Card.parse(c) for c in deal["hand"]}
-            left = tuple(c for c in mine if not any(p.seat == 0 and p.card == c for p in plays))
+            played = {p.card for p in plays if p.seat == 0}
+            left = tuple(c for c in map(Card.parse, deal["hand"]) if c not in played)
             deals[number] = DealSeen(_seat(int(deal["dealer"]), me), plays, None, left)
         for incident in message.get("incidents") or []:
             key = (int(incident["deal"]), _seat(int(incident["seat"]), me),

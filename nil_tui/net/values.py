@@ -93,7 +93,8 @@ def finished_deals(game: Game, seat: int) -> dict[str, object]:
                       "plays": [{"seat": p.seat, "card": p.card.code, "forced": p.forced}
                                 for p in deal.plays],
                       "hand": [c.code for c in deal.dealt_hand(seat)]})
-    # the cards played for a person who was away (every seat was told of them as they came)
+    # the cards the table played for a seat (a stand-in for someone away, a bot that failed):
+    # every seat was told of them as they came
     stood_in = [{"deal": i["deal"], "seat": i["seat"], "card": i["card"], "reason": i["reason"]}
                 for i in game.incidents]
     return {"type": "deals", "deals": deals, "incidents": stood_in}
