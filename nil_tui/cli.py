@@ -8,8 +8,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, NoReturn
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from . import __version__, argtypes
 from .argtypes import UsageError
@@ -48,14 +48,21 @@ class _Parser(argparse.ArgumentParser):
 SETUP_DEFAULT = "as last chosen in setup, else"  # how play's flags say their default
 
 
-def build_parser(with_simulate: bool = True) -> argparse.ArgumentParser:
+def build_parser(with_simulate: bool = True, only: str | None = None) -> argparse.ArgumentParser:
     """The parser; ``with_simulate=False`` leaves out the simulator's own options (and its
-    imports), for a quicker start of the other commands."""
+    imports), and ``only`` (a command's name) builds that command alone, for a quicker
+    start: the command line names its command first, so no other is needed to read it."""
     parser = _Parser(prog="nil-tui", description="Zero (Nil): the trick-taking game where "
                      "nobody wants a trick. With no command, opens the setup screen.")
     parser.add_argument("--version", action="version", version=f"nil-tui {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name, add in _COMMANDS.items():
+        if only is None or name == only:
+            add(sub, with_simulate)
+    return parser
 
+
+def _add_play(sub: Any, _: bool) -> None:
     play = sub.add_parser(
         "play", help="start a game at once, skipping setup",
         description="Start a game at once. What a flag leaves out comes from the last game "
@@ -98,13 +105,31 @@ def build_parser(with_simulate: bool = True) -> argparse.ArgumentParser:
                       help="show your chance to stay clean on your seat line (the game then "
                       f"counts as assisted) (default: {SETUP_DEFAULT} off)")
 
+
+
+def _add_resume(sub: Any, _: bool) -> None:
     sub.add_parser("resume", help="continue the saved game")
+
+
+def _add_replay(sub: Any, _: bool) -> None:
     replay = sub.add_parser("replay", help="open a game record in the review screen")
     replay.add_argument("file", metavar="FILE", help="a .json record (or .jsonl: its first "
                         "record)")
+
+
+def _add_rules(sub: Any, _: bool) -> None:
     sub.add_parser("rules", help="print the rules")
+
+
+def _add_history(sub: Any, _: bool) -> None:
     sub.add_parser("history", help="browse finished games")
+
+
+def _add_stats(sub: Any, _: bool) -> None:
     sub.add_parser("stats", help="show your statistics")
+
+
+def _add_challenge(sub: Any, _: bool) -> None:
     challenge = sub.add_parser(
         "challenge", help="play the daily challenge: the day's deals against three experts",
         description="The daily duplicate challenge: the same deals for everyone on a date, "
@@ -113,6 +138,9 @@ def build_parser(with_simulate: bool = True) -> argparse.ArgumentParser:
         "its result once finished.")
     challenge.add_argument("--date", type=argtypes.date, default=None, metavar="YYYY-MM-DD",
                            help="the challenge of another date (default: today)")
+
+
+def _add_analyse(sub: Any, _: bool) -> None:
     analyse = sub.add_parser(
         "analyse", help="the expert's view of each of a player's cards in a game record",
         description="Analyse the plays of one seat in a game record: for each card played, "
@@ -133,18 +161,41 @@ def build_parser(with_simulate: bool = True) -> argparse.ArgumentParser:
     analyse.add_argument("--jobs", type=argtypes.jobs, default=None, metavar="J",
                          help="worker processes (default: the number of cores, at most 4)")
 
+
+
+def _add_host(sub: Any, _: bool) -> None:
     from .net import commands as net_commands
 
-    net_commands.add_parsers(sub)
+    net_commands.add_host_parser(sub)
+
+
+def _add_join(sub: Any, _: bool) -> None:
+    from .net import commands as net_commands
+
+    net_commands.add_join_parser(sub)
+
+
+def _add_serve(sub: Any, _: bool) -> None:
     from . import serve
 
     serve.add_parser(sub)
+
+
+def _add_simulate(sub: Any, with_simulate: bool) -> None:
     simulate = sub.add_parser("simulate", help="bots-only games, headless")
     if with_simulate:
         from . import sim
 
         sim.add_arguments(simulate)
-    return parser
+
+
+# The commands in the order --help lists them, each with what adds it to the parser.
+_COMMANDS: dict[str, Callable[[Any, bool], None]] = {
+    "play": _add_play, "resume": _add_resume, "replay": _add_replay, "rules": _add_rules,
+    "history": _add_history, "stats": _add_stats, "challenge": _add_challenge,
+    "analyse": _add_analyse, "host": _add_host, "join": _add_join, "serve": _add_serve,
+    "simulate": _add_simulate,
+}
 
 
 def theme(name: str) -> str:
@@ -335,7 +386,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     prog = "nil-tui"
     try:
         try:
-            parser = build_parser(with_simulate="simulate" in words)
+            # The command comes first: only its own options are built (``nil-tui --help``
+            # and anything else that does not start with a command get them all).
+            only = words[0] if words and words[0] in _COMMANDS else None
+            parser = build_parser(with_simulate="simulate" in words, only=only)
             args = parser.parse_args(words)
             if args.command:
                 prog = f"nil-tui {args.command}"

@@ -328,3 +328,34 @@ def test_simulate_with_a_plugin_named_with_control_characters_prints_none(
         assert not any(b < 0x20 and b != 0x0A for b in data), data[:800]
     name = json.loads(records.read_text(encoding="utf-8").splitlines()[0])["players"][3]["name"]
     assert "title" in name and "bad" in name and "\x1b" not in name and "\n" not in name
+
+
+@pytest.mark.parametrize("words", [
+    ["play", "--deals", "3", "--seed", "4", "--no-ascii", "--scoring", "pool"],
+    ["resume"], ["replay", "game.json"], ["rules"], ["history"], ["stats"],
+    ["challenge", "--date", "2026-01-02"], ["analyse", "r.jsonl", "--game", "2", "--json"],
+    ["host", "--deals", "2", "--no-seat"], ["join", "nil://127.0.0.1:4711/abc", "--name", "Bo"],
+    ["serve", "--port", "0"], ["simulate", "--games", "2", "--seed", "1"],
+])
+def test_a_command_built_alone_reads_its_line_as_the_whole_parser_does(
+        words: list[str]) -> None:
+    """The command line is read by a parser holding only the command it names (a quicker
+    start): it must read every command's words exactly as the parser of all commands."""
+    from nil_tui.cli import _COMMANDS, build_parser
+
+    assert words[0] in _COMMANDS
+    alone = build_parser(with_simulate=True, only=words[0]).parse_args(words)
+    assert alone == build_parser(with_simulate=True).parse_args(words)
+
+
+@pytest.mark.parametrize("words", [["play", "--deals", "0"], ["play", "--bogus"],
+                                   ["host", "--port", "x"], ["bogus"]])
+def test_a_command_line_error_reads_the_same_with_the_command_alone(
+        words: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(words) == 2
+    alone = capsys.readouterr().err
+    from nil_tui.cli import build_parser
+
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(words)
+    assert capsys.readouterr().err == alone and "error:" in alone

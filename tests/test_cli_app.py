@@ -229,3 +229,28 @@ async def test_play_asks_who_plays_for_a_saved_level_that_is_missing() -> None:
         assert screen.options.bots == ("normal", "easy", "easy")
         assert screen.game.deals_planned == 4
         assert screen.game.seed == 1
+
+
+def test_the_quick_start_ends_with_the_first_frame() -> None:
+    """Until the first frame: no garbage collection and a short switch interval (the output
+    thread draws the frame at once); once it is drawn, both are as before, and a second end
+    changes nothing."""
+    import gc
+
+    from nil_tui.tui import launch
+
+    before = sys.getswitchinterval()
+    try:
+        launch.quick_start()
+        assert not gc.isenabled()
+        assert sys.getswitchinterval() == pytest.approx(
+            min(before, launch.STARTUP_SWITCH_INTERVAL))
+        launch.quick_start_over()
+        assert gc.isenabled() and sys.getswitchinterval() == pytest.approx(before)
+        sys.setswitchinterval(0.01)  # the app's own later choice is left alone
+        launch.quick_start_over()
+        assert sys.getswitchinterval() == pytest.approx(0.01)
+    finally:
+        gc.enable()
+        gc.unfreeze()
+        sys.setswitchinterval(before)

@@ -45,8 +45,8 @@ def people(text: str) -> int:
     return int(text)
 
 
-def add_parsers(sub: Any) -> None:
-    """Add ``host`` and ``join`` to the command line's subcommands."""
+def add_host_parser(sub: Any) -> None:
+    """Add ``host`` to the command line's subcommands."""
     host = sub.add_parser(
         "host", help="open a table that friends join from their own terminals",
         description="Open a shared table: prints an invite for nil-tui join. You sit at "
@@ -94,6 +94,9 @@ def add_parsers(sub: Any) -> None:
     host.add_argument("--replace", action="store_true",
                       help="open a new table even though the last one's game is unfinished")
 
+
+def add_join_parser(sub: Any) -> None:
+    """Add ``join`` to the command line's subcommands."""
     join = sub.add_parser(
         "join", help="sit at a friend's table",
         description="Join a shared table with its invite. Run the same command again to "
@@ -390,4 +393,4 @@ def _keep_record(home: Path | None, seat: int | None, record: object) -> None:
     print(f"The game's record: {folder / name}", flush=True)
 
 
-__all__ = ["add_parsers", "run"]
+__all__ = ["add_host_parser", "add_join_parser", "run"]

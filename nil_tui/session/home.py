@@ -12,9 +12,9 @@ the game's session with its saving wired in.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from ..options import PlayOptions, options_from_dict
 from .starting import options_of
@@ -55,8 +55,7 @@ def open_store() -> Store:
         return Store.in_memory(f"{type(exc).__name__}: {exc}")
 
 
-@dataclass(frozen=True)
-class Notice:
+class Notice(NamedTuple):
     """One thing to tell the player (plain text: the front end escapes it)."""
 
     text: str
@@ -64,16 +63,14 @@ class Notice:
     timeout: float | None = None  # None: the front end's usual time
 
 
-@dataclass(frozen=True)
-class Play:
+class Play(NamedTuple):
     """Show this game's table (a resumed game; its options are :attr:`Home.options`)."""
 
     game: Game
     notices: tuple[Notice, ...] = ()
 
 
-@dataclass(frozen=True)
-class ShowChallenge:
+class ShowChallenge(NamedTuple):
     """Show a finished challenge with the expert's play (``played``: just now)."""
 
     game: Game
@@ -82,8 +79,7 @@ class ShowChallenge:
     notices: tuple[Notice, ...] = ()
 
 
-@dataclass(frozen=True)
-class StartNew:
+class StartNew(NamedTuple):
     """Deal a new game of these options (an unfinished saved game is asked about first,
     unless ``replace_saved``)."""
 
@@ -92,8 +88,7 @@ class StartNew:
     notices: tuple[Notice, ...] = ()
 
 
-@dataclass(frozen=True)
-class Refused:
+class Refused(NamedTuple):
     """Nothing opens: the notices say why; ``back``: setup is shown (if it is not already)."""
 
     back: bool = False
@@ -101,6 +96,7 @@ class Refused:
 
 
 Step = Play | ShowChallenge | StartNew | Refused
+STEPS = (Play, ShowChallenge, StartNew, Refused)  # (each a tuple: tell them by class)
 
 
 class Home:
@@ -321,7 +317,7 @@ class Home:
         notices: tuple[Notice, ...] = ()
         if found is not None:
             opened = self._found_challenge(date, found, look)
-            if not isinstance(opened, tuple):
+            if isinstance(opened, STEPS):
                 return opened
             notices = opened  # it could not be opened: a new one (the same cards)
         base = look if look is not None else self.load_options()

@@ -17,8 +17,9 @@ terminal across the network, a browser), one seat's view per client. So:
   that break the order of play) with a :class:`ProtocolError` that names the field.
 """
 
-from __future__ import annotations
-
+# Annotations are evaluated here (no ``from __future__ import annotations``): each field of a
+# NamedTuple written as a string is compiled into a ForwardRef, and these values are loaded
+# before the table's first frame.
 import json
 import sys
 import types
@@ -289,7 +290,7 @@ def _split(plays: Sequence[Play], dealer: int) -> tuple[tuple[Trick, ...], tuple
     return tuple(tricks), tuple(cards), leader
 
 
-def table_state(game: Game, seat: int, *, turn: int, pace: str, names: Sequence[str],
+def table_state(game: "Game", seat: int, *, turn: int, pace: str, names: Sequence[str],
                 levels: Sequence[str | None], thinking: int | None = None,
                 on_show: Trick | None = None, forced: Card | None = None,
                 help_allowed: bool = True, can_undo: bool = False, meter_on: bool = False,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import gc
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -184,12 +183,11 @@ class NilApp(App[int]):
 
     @staticmethod
     def startup_over() -> None:
-        """The first frame is drawn: garbage is collected again, if the launch turned that
-        off while the app loaded. What exists now lasts as long as the app, so it is left out
-        of later collections."""
-        if not gc.isenabled():
-            gc.freeze()
-            gc.enable()
+        """The first frame is drawn: what the launch set for a quick start goes back to
+        normal (``launch.quick_start_over``)."""
+        from .launch import quick_start_over
+
+        quick_start_over()
 
     def _announce_store(self) -> None:
         """Open the store and say what it found: damage, a lock, another nil-tui playing."""
