@@ -456,3 +456,24 @@ def test_the_scoreboard_of_a_turned_game_names_the_true_seats() -> None:
     at_west = ScoresScreen(Game(2, seed=3), home=1)  # its seat 0 sits at West
     assert at_west.labels == ("You", "North", "East", "South")
     assert ScoresScreen(Game(2, seed=3)).labels == ("You", "West", "North", "East")
+
+
+def test_the_log_tells_a_player_back_from_away_in_their_own_words() -> None:
+    """A card a bot played for you while you were away is told to you as yours ("You were
+    away"), not in the words the others read; any other reason keeps the table's words."""
+    from nil_tui.session.protocol import BotFailed
+    from nil_tui.tui.screens.table_words import news_line
+    from nil_tui.tui.widgets.cards import CardLook
+    from nil_tui.tui.words import seat_labels
+
+    look, labels = CardLook(), seat_labels(2)
+    reason = "Kim was away: the normal bot played for them"
+    card = Card.parse("7S")
+    mine = news_line(BotFailed(0, card, reason), look, labels)
+    theirs = news_line(BotFailed(3, card, reason), look, labels)
+    other = news_line(BotFailed(0, card, "stopped answering (its process has ended)"), look,
+                      labels)
+    assert mine is not None and theirs is not None and other is not None
+    assert mine.plain == "⚠ You were away: the normal bot played for you"
+    assert theirs.plain == f"⚠ {labels[3]}: {reason}"
+    assert other.plain == "⚠ You: stopped answering (its process has ended)"

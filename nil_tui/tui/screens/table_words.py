@@ -28,12 +28,21 @@ from ..widgets.trick import TrickInfo
 from ..words import SEAT_LABELS, Labels, count, percent, says, seat_subject, verb
 
 
+def incident_words(seat: int, reason: str, labels: Labels = SEAT_LABELS) -> str:
+    """What the log says of a card a bot played for a seat (its reason as the table wrote it:
+    "Bo was away: the normal bot played for them"), told to you when the seat is yours."""
+    name, away, rest = reason.partition(" was away: ")
+    if seat == 0 and away and name and rest.endswith(" for them"):
+        return f"You were away: {rest.removesuffix(' for them')} for you"
+    return f"{labels[seat]}: {reason}"
+
+
 def news_line(item: object, look: CardLook, labels: Labels = SEAT_LABELS) -> Text | None:
     """The log's line for a piece of news (None for news the log does not tell)."""
     if isinstance(item, gs.TableNote):
         return Text(item.text, style="yellow" if item.warn else "cyan") if item.text else None
     if isinstance(item, (BotFailed, SeatReplaced)):
-        return Text(f"⚠ {labels[item.seat]}: {item.reason}", style="yellow")
+        return Text(f"⚠ {incident_words(item.seat, item.reason, labels)}", style="yellow")
     if isinstance(item, Played):
         line = Text(f"{says(item.seat, 'play', 'plays', labels=labels)} ")
         line.append_text(look.styled(item.card))
