@@ -155,8 +155,10 @@ class Tmux:
 
         self.socket = f"nil-test-{uuid.uuid4().hex[:8]}"
         env = f"NIL_TUI_HOME={shlex.quote(str(home))} TERM=xterm-256color"
+        # The pane stays once its program has ended, so that its last words can be read.
         self.run("new-session", "-d", "-s", "t", "-x", str(size[0]), "-y", str(size[1]),
-                 f"env {env} {shlex.join(args)}")
+                 f"env {env} {shlex.join(args)}", ";", "set-option", "-t", "t",
+                 "remain-on-exit", "on")
 
     def run(self, *args: str) -> str:
         out = subprocess.run(["tmux", "-L", self.socket, "-f", os.devnull, *args],

@@ -169,7 +169,8 @@ class TableScreen(TableWork):
         """Right after the table's first frame: the writes that could wait for it (a first
         run's store, the settings, the deal's start), then the game goes on."""
         self.nil_app.table_shown()
-        self._carry_out(self.session.start())
+        if not self._over:  # (a shared table's game may have ended before this frame)
+            self._carry_out(self.session.start())
 
     # --- snapshots down -------------------------------------------------------------------
     def refresh_view(self) -> None:
@@ -252,7 +253,7 @@ class TableScreen(TableWork):
                 self._show_hint(item)
             else:
                 self._log(item)
-        if draw and self.is_mounted:
+        if draw and self.is_mounted and not self._over:  # (game over: the table is leaving)
             self.refresh_view()
             thinking = self.session.thinking
             turn = self.session.state().turn
