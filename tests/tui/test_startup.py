@@ -49,3 +49,46 @@ def test_the_first_frame_of_a_first_run_loads_only_what_it_shows(tmp_path: Path)
     assert "nil_tui.tui.screens.table" in loaded  # (the probe saw the table)
     early = sorted(m for m in loaded if m.startswith(LATER))
     assert early == []
+
+
+async def test_the_table_is_styled_once_before_its_first_frame_and_again_after_a_theme_change(
+        monkeypatch: object) -> None:
+    """Each widget of the table is styled as it is mounted; the table's first resume does not
+    style them all once more (its first frame comes sooner). A theme chosen while another
+    screen covers the table still reaches the table when it comes back."""
+    from textual.color import Color
+    from textual.dom import DOMNode
+
+    from nil_tui.tui.app import NilApp
+    from nil_tui.tui.screens.table import TableScreen
+
+    app = NilApp("play", overrides={"seed": 1, "speed": "slow"})
+    restyled: list[DOMNode] = []
+    update_styles = app.update_styles
+
+    def spy(node: DOMNode, animate: bool = True) -> None:
+        restyled.append(node)
+        update_styles(node, animate)
+
+    app.update_styles = spy  # type: ignore[method-assign]
+    async with app.run_test(size=(100, 32)) as pilot:
+        for _ in range(200):
+            if isinstance(app.screen, TableScreen) and app.screen.query("#hand"):
+                break
+            await pilot.pause()
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        await pilot.pause()
+        assert table not in restyled  # (the hand and seats restyle only themselves)
+        await pilot.press("s")
+        await pilot.pause()
+        assert app.screen is not table
+        app.theme = "nord" if app.theme != "nord" else "gruvbox"
+        await pilot.press("escape")
+        panel = Color.parse(app.get_css_variables()["panel"])
+        status = table.query_one("#status")
+        for _ in range(50):
+            if app.screen is table and status.styles.background == panel:
+                break
+            await pilot.pause()
+        assert app.screen is table and status.styles.background == panel

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from textual import work
+from textual import events, work
 from textual.message import Message
 
 from ...engine import PlayerView
@@ -46,6 +46,17 @@ class TableWork(NilScreen):
 
     session: SeatSession
     look: CardLook
+    _resumed_once = False
+
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        """The table's first resume comes right after its mount, where each widget was
+        styled (the hand's focus and the seats' classes restyled their own): Textual would
+        style them all once more before the first frame, for nothing (the frame is the same,
+        byte for byte). Later resumes are Textual's own. (This runs before the Screen's
+        handler, which reads the flag.)"""
+        if not self._resumed_once:
+            self._resumed_once = True
+            event.refresh_styles = False
 
     def _carry_out(self, out: list[gs.Out], draw: bool = True) -> None:
         raise NotImplementedError
