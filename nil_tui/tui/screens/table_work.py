@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from textual import events, work
+from textual import events, on, work
 from textual.message import Message
 
 from ...engine import PlayerView
@@ -48,7 +48,8 @@ class TableWork(NilScreen):
     look: CardLook
     _resumed_once = False
 
-    def on_screen_resume(self, event: events.ScreenResume) -> None:
+    @on(events.ScreenResume)
+    def _first_resume(self, event: events.ScreenResume) -> None:
         """The table's first resume comes right after its mount, where each widget was
         styled (the hand's focus and the seats' classes restyled their own): Textual would
         style them all once more before the first frame, for nothing (the frame is the same,
