@@ -106,7 +106,6 @@ def _add_play(sub: Any, _: bool) -> None:
                       f"counts as assisted) (default: {SETUP_DEFAULT} off)")
 
 
-
 def _add_resume(sub: Any, _: bool) -> None:
     sub.add_parser("resume", help="continue the saved game")
 
@@ -160,7 +159,6 @@ def _add_analyse(sub: Any, _: bool) -> None:
                          help="print the analysis as JSON instead of a table")
     analyse.add_argument("--jobs", type=argtypes.jobs, default=None, metavar="J",
                          help="worker processes (default: the number of cores, at most 4)")
-
 
 
 def _add_host(sub: Any, _: bool) -> None:
