@@ -154,15 +154,46 @@ def kept_key(home: Path, invite: Invite) -> tuple[str, int] | None:
 
 
 def keep_key(home: Path, invite: Invite, key: str, seat: int) -> None:
-    """Remember the seat key of this table (the newest 20 tables are kept)."""
+    """Remember the seat key of this table (the newest 20 tables are kept); the help noted
+    for that seat stays with it."""
     path = home / KEYS_FILE
     data = _load(path)
-    data.pop(invite.label, None)
-    data[invite.label] = {"key": key, "seat": seat}
+    before = data.pop(invite.label, None)
+    entry: dict[str, Any] = {"key": key, "seat": seat}
+    if isinstance(before, dict) and before.get("key") == key and before.get("seat") == seat:
+        entry["assists"] = _assists(before)
+    data[invite.label] = entry
     while len(data) > 20:
         data.pop(next(iter(data)))
     write_private(path, data)
 
 
-__all__ = ["DEFAULT_PORT", "Invite", "InviteError", "find_key", "grouped", "keep_key",
-           "kept_key", "new_secret", "normal_secret", "parse_invite", "same_secret"]
+def _assists(entry: dict[str, Any]) -> list[str]:
+    value = entry.get("assists")
+    return [a for a in value if a in ("hint", "meter")] if isinstance(value, list) else []
+
+
+def kept_assists(home: Path, invite: Invite) -> list[str]:
+    """The help this player has used at this table's game so far (hints, the meter), kept
+    with the seat key, so that a player who comes back still has their game assisted."""
+    entry = _load(home / KEYS_FILE).get(invite.label)
+    return _assists(entry) if isinstance(entry, dict) else []
+
+
+def keep_assists(home: Path, invite: Invite, assists: Sequence[str]) -> None:
+    """Note the help used at this table's game, with its seat key (kept only there; a data
+    folder that cannot be written keeps it for this run only)."""
+    path = home / KEYS_FILE
+    data = _load(path)
+    entry = data.get(invite.label)
+    if isinstance(entry, dict):
+        entry["assists"] = list(assists)
+        try:
+            write_private(path, data)
+        except OSError:
+            pass
+
+
+__all__ = ["DEFAULT_PORT", "Invite", "InviteError", "find_key", "grouped", "keep_assists",
+           "keep_key", "kept_assists", "kept_key", "new_secret", "normal_secret",
+           "parse_invite", "same_secret"]

@@ -9,8 +9,10 @@ comes at the bottom (seat 0, "you"), the person to its left next (seat 1), and s
 value from the network is turned as it arrives, so the screens, the summary and the record
 kept in the player's history all see the player at seat 0.
 
-Undo, hints and the meter are off at a shared table (the table refuses them): the session
-says so at once. A lost link is said on the table, and the seat taken back with its key.
+Undo is off at a shared table: the session says so at once. Hints and the meter are the
+player's own, worked out here from the seat's view (:class:`~.seat_help.SeatHelp`): the game
+in their history counts as assisted. A lost link is said on the table, and the seat taken
+back with its key.
 """
 
 from __future__ import annotations
@@ -33,7 +35,6 @@ from ..session.protocol import (
     DealOver,
     GameOver,
     GoOn,
-    MeterReading,
     News,
     PlayCard,
     Played,
@@ -45,19 +46,17 @@ from ..session.protocol import (
     TrickTaken,
     Undo,
 )
+from .seat_help import OwnHelp, SeatHelp
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from ..driver import Decision, DriverEvent, Request
     from ..options import PlayOptions
-    from ..session.meter import MeterKey
     from .client import TableClient
 
 REFUSALS: dict[str, str] = {
     "undo": "Undo is off at a shared table.",
-    "hint": "Hints are off at a shared table.",
-    "meter": "The clean-chance meter is off at a shared table.",
 }
 
 LOST = "Connection lost, rejoining..."
@@ -265,8 +264,8 @@ Reconnect = Callable[[], Awaitable[bool]]
 
 
 class NoBotsHere:
-    """What only a game played here has (its bots, hints and the meter worked out here):
-    nothing at a shared table, whose bots play at the table."""
+    """What only a game played here has (its bots): nothing at a shared table, whose bots
+    play at the table."""
 
     def decide(self, request: Request) -> Decision:
         raise TypeError("the bots of a shared table play at the table")
@@ -277,11 +276,6 @@ class NoBotsHere:
     def bot_lost(self, request: Request) -> list[gs.Out]:
         return []
 
-    def hint_found(self, turn: int, card: Card, reason: str) -> list[gs.Out]:
-        return []
-
-    def meter_estimated(self, key: MeterKey, chance: float | None) -> list[gs.Out]:
-        return []
 
 
 def seat_note(event: dict[str, Any], message: dict[str, Any], me: int) -> gs.TableNote | None:
@@ -307,16 +301,19 @@ def seat_note(event: dict[str, Any], message: dict[str, Any], me: int) -> gs.Tab
     return None
 
 
-class RemoteSession(NoBotsHere):
+class RemoteSession(OwnHelp, NoBotsHere):
     """A seat at a shared table, for the table screen (see the module's docstring).
 
     ``client`` is connected and seated; ``on_finished`` is called once with the finished game
-    (turned: the player at seat 0) and gives where its record went; ``reconnect`` takes the
-    seat back after a lost link (True once seated again)."""
+    (turned: the player at seat 0, with the help they used) and gives where its record went;
+    ``reconnect`` takes the seat back after a lost link (True once seated again);
+    ``assists``: the help already used in this game (the player came back), and
+    ``on_assist`` is told the help used each time it grows."""
 
     def __init__(self, client: TableClient, options: PlayOptions, *,
                  on_finished: Callable[[Game], Path | None] | None = None,
-                 reconnect: Reconnect | None = None) -> None:
+                 reconnect: Reconnect | None = None, assists: Sequence[str] = (),
+                 on_assist: Callable[[list[str]], None] | None = None) -> None:
         self.client = client
         self.options = options
         self.record_path: Path | None = None
@@ -350,6 +347,8 @@ class RemoteSession(NoBotsHere):
         self._sender: asyncio.Task[None] | None = None
         self._away: tuple[str, str, str, str] = ("", "", "", "")
         self._played_for: dict[tuple[int, int, Card], str] = {}  # (deal, seat, card): why
+        self._help = SeatHelp(options.meter, assists)
+        self._on_assist = on_assist
         if client.state is not None:
             self._shown = turn_state(client.state, self.me)
         if client.seats is not None:
@@ -382,6 +381,9 @@ class RemoteSession(NoBotsHere):
         shown = self._shown
         if shown is None:
             raise RuntimeError("the table has sent no position yet (await ready())")
+        help_ = self._help
+        shown = shown._replace(help_allowed=True, meter_on=help_.meter.on,
+                               assisted=bool(help_.assists))
         if self._on_show is not None:
             return shown._replace(pace="trick_on_show", on_show=self._on_show)
         if shown.pace == "your_turn" and self._forced_turn == shown.turn:
@@ -433,15 +435,9 @@ class RemoteSession(NoBotsHere):
         return self._away
 
     challenge: str | None = None
-    help_allowed = False
-    meter_on = False
-    meter: MeterReading | None = None
 
     def help_refused(self, what: str) -> str | None:
         return REFUSALS.get(what)
-
-    def help_used(self) -> str:
-        return "nothing"
 
     def can_undo(self) -> bool:
         return False
@@ -467,9 +463,6 @@ class RemoteSession(NoBotsHere):
                 clean[trick.winner] = False
         return out
 
-    def begin(self) -> list[gs.Out]:
-        return []
-
     def start(self) -> list[gs.Out]:
         return self._release()
 
@@ -480,10 +473,8 @@ class RemoteSession(NoBotsHere):
             return self._go_on()
         if isinstance(action, Undo):
             return [Refused("undo", REFUSALS["undo"])]
-        if isinstance(action, AskHint):
-            return [Refused("hint", REFUSALS["hint"])]
-        if isinstance(action, SetMeter):
-            return [Refused("meter", REFUSALS["meter"])]
+        if isinstance(action, (AskHint, SetMeter)):
+            return self.ask_help(action)
         if isinstance(action, Quit):
             self._send(action)
             return []
@@ -561,7 +552,9 @@ class RemoteSession(NoBotsHere):
             if self._record is not None and not self._finished and not self._queue:
                 self._finished = True
                 if self._on_finished is not None:
-                    self.record_path = self._on_finished(self.game)
+                    game = self.game
+                    game.assists = list(self._help.assists)  # this player's own help
+                    self.record_path = self._on_finished(game)
                 out.append(gs.GameFinished())
         elif state.pace == "deal_over":
             if self._summary_for < state.deal_number and not self._queue:
@@ -574,6 +567,8 @@ class RemoteSession(NoBotsHere):
                 self._forced_turn = state.turn
                 delay = AUTO_PLAY_DELAY.get(self.options.speed, AUTO_PLAY_DELAY["normal"])
                 out += [gs.ForcedSoon(state.legal[0]), gs.Wait(delay, ("forced", state.turn))]
+        if self._help.meter.on:
+            out.extend(self._help.now(self.state(), self.view()))
         if self._lost and out:  # the status line keeps saying so until the seat is back
             out.append(gs.TableNote(LOST, warn=True, status=True, log=False))
         return out

@@ -515,9 +515,7 @@ class GameSession(PacedGame):
 
     def help_used(self) -> str:
         """The help the player had in this game, in words: "undo", "undo and hints"."""
-        kinds = (["undo"] if self.game.undone else []) + [
-            {"hint": "hints", "meter": "the meter"}.get(k, k) for k in self.game.assists]
-        return kinds[0] if len(kinds) == 1 else ", ".join(kinds[:-1]) + " and " + kinds[-1]
+        return help_words(bool(self.game.undone), self.game.assists)
 
     def deal_so_far(self) -> list[Out]:
         """The deal being played, told again (a resumed game): each card with its forced
@@ -674,6 +672,15 @@ class GameSession(PacedGame):
         return list(self._meter.estimated(key, chance, self.driver.turn))
 
 
+def help_words(undone: bool, assists: Sequence[str]) -> str:
+    """The help a player had, in words: "undo", "undo and hints", "hints and the meter"."""
+    kinds = (["undo"] if undone else []) + [
+        {"hint": "hints", "meter": "the meter"}.get(k, k) for k in assists]
+    if not kinds:
+        return "nothing"
+    return kinds[0] if len(kinds) == 1 else ", ".join(kinds[:-1]) + " and " + kinds[-1]
+
+
 def open_session(game: Game, options: PlayOptions, *, opener: Opener | None = None,
                  save: Callable[[Game], object] | None = None,
                  save_problem: Callable[[], str | None] = lambda: None,
@@ -688,6 +695,6 @@ __all__ = [
     "AUTO_PLAY_DELAY", "CHALLENGE_REFUSALS", "PAUSES", "AskBot", "AssistedNow",
     "DealSummary", "Effect", "EstimateMeter", "FindHint", "ForcedSoon", "GameFinished",
     "GameSession", "MeterKey", "Out", "PacedGame", "ShowTrick", "TableNote", "Wait", "YourTurn",
-    "level_title",
+    "help_words", "level_title",
     "meter_seed", "open_session", "sure_to_take",
 ]

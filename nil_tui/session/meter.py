@@ -25,10 +25,12 @@ class EstimateMeter(NamedTuple):
     seed: int
 
 
-def meter_seed(game: Game, deal_number: int, tricks: int) -> int:
+def meter_seed(game: Game | None, deal_number: int, tricks: int) -> int:
     """The meter's seed for a position: the same game at the same trick gives the same
-    figure."""
-    return ((game.seed or 0) * 1009 + deal_number * 31 + tricks) % (2**31)
+    figure (a shared table's seat, which does not know the game's seed: the same deal and
+    trick)."""
+    seed = game.seed if game is not None else None
+    return ((seed or 0) * 1009 + deal_number * 31 + tricks) % (2**31)
 
 
 def sure_to_take(view: PlayerView) -> bool:
@@ -73,21 +75,30 @@ class Meter:
         if not self.on:
             return []
         deal = game.deal
-        if deal.taken[seat]:
+        key: MeterKey = (game.deal_number, len(deal.tricks), len(game.undone))
+        return self.at(deal.view(seat), over=deal.is_over, key=key,
+                       seed=meter_seed(game, key[0], key[1]), turn=turn)
+
+    def at(self, view: PlayerView, *, over: bool, key: MeterKey, seed: int,
+           turn: int) -> list[EstimateMeter]:
+        """The figure for the position of ``view`` (``over``: its deal has ended; ``key``:
+        the position, whose estimate is asked once): certain when it is, else an estimate
+        to work out with ``seed``."""
+        if not self.on:
+            return []
+        if view.taken[view.seat]:
             self.reading = MeterReading(turn, 0.0, True)
             return []
-        if deal.is_over:
+        if over:
             self.reading = MeterReading(turn, 1.0, True)
             return []
-        view = deal.view(seat)
-        if deal.to_move == seat and sure_to_take(view):
+        if view.to_move == view.seat and sure_to_take(view):
             self.reading, self.key = MeterReading(turn, 0.0, True), None
             return []
-        key: MeterKey = (game.deal_number, len(deal.tricks), len(game.undone))
         if key == self.key:
             return []
         self.key, self.reading = key, None
-        return [EstimateMeter(key, view, meter_seed(game, key[0], key[1]))]
+        return [EstimateMeter(key, view, seed)]
 
     def estimated(self, key: MeterKey, chance: float | None,
                   turn: int) -> list[MeterReading]:

@@ -33,11 +33,18 @@ def show_remote_table(app: NilApp, client: TableClient, *, home: Path | None = N
 
 
 async def _open(app: NilApp, client: TableClient, home: Path | None) -> None:
+    from ..net.keys import keep_assists, kept_assists
     from ..net.remote import RemoteSession
     from .screens.table import TableScreen
 
-    session = RemoteSession(client, app.home.load_options(), on_finished=_keeper(app),
-                            reconnect=lambda: reconnect(client))
+    # The help this player used in this game (hints, the meter) is kept with the seat's key,
+    # so that their game is still assisted when they come back.
+    kept = kept_assists(home, client.invite) if home is not None else []
+    session = RemoteSession(
+        client, app.home.load_options(), on_finished=_keeper(app),
+        reconnect=lambda: reconnect(client), assists=kept,
+        on_assist=(lambda used: keep_assists(home, client.invite, used))
+        if home is not None else None)
     if not await session.ready():
         app.notify("The table closed the connection before the game started.",
                    severity="error", timeout=10)

@@ -7,6 +7,7 @@ screen (:func:`nil_tui.tui.remote_table.show_remote_table`).
 
 from __future__ import annotations
 
+import contextlib
 import weakref
 from dataclasses import replace
 from pathlib import Path
@@ -95,7 +96,14 @@ async def host_table(app: NilApp, settings: HostSettings) -> str | None:
         await hosted.close()
         return exc.reason
     keep_hosted(app, hosted)
-    show_lobby(app, client, hosted=hosted)
+    from ..net.keys import keep_key
+    from ..paths import default_home
+
+    home = settings.home or default_home()
+    with contextlib.suppress(OSError):  # the host's own seat, kept as a friend's (its help)
+        if client.key is not None and client.seat is not None:
+            keep_key(home, client.invite, client.key, client.seat)
+    show_lobby(app, client, hosted=hosted, home=home)
     return None
 
 

@@ -5,6 +5,7 @@ real table screen played by keys over a table served on loopback."""
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 from typing import Any
 
@@ -92,7 +93,7 @@ async def _reconnected() -> bool:
     return True
 
 
-def test_help_is_refused_at_a_shared_table_and_a_card_is_sent_once() -> None:
+def test_undo_is_refused_at_a_shared_table_and_a_card_is_sent_once() -> None:
     async def main() -> None:
         mine = _state(pace="your_turn", to_move=2, thinking=None, turn=7,
                       legal=(Card.parse("2C"), Card.parse("3C")),
@@ -102,9 +103,8 @@ def test_help_is_refused_at_a_shared_table_and_a_card_is_sent_once() -> None:
         assert await session.ready()
         assert session.state().pace == "your_turn" and session.state().seat == 0
         assert session.act(Undo()) == [Refused("undo", "Undo is off at a shared table.")]
-        assert session.act(AskHint()) == [Refused("hint", REFUSALS["hint"])]
-        assert session.act(SetMeter(True)) == [Refused("meter", REFUSALS["meter"])]
         assert session.help_refused("undo") == "Undo is off at a shared table."
+        assert session.help_refused("hint") is None and REFUSALS == {"undo": REFUSALS["undo"]}
         assert not session.can_undo()
         refused = session.act(PlayCard(Card.parse("4H")))
         assert refused == [Refused("play", "it does not follow the suit led",
@@ -253,10 +253,10 @@ def test_the_table_screen_plays_a_shared_table_by_keys(size: tuple[int, int], tm
                         await pilot.press("enter")
                     if isinstance(screen, TableScreen) and not said:
                         listen(screen)
-                        await pilot.press("u", "h", "m")
+                        await pilot.press("u", "m")
                         assert ("Undo is off at a shared table.", True) in said
-                        assert ("Hints are off at a shared table.", True) in said
                         assert not screen.check_action("undo", ())
+                        assert screen.session.meter_on and screen.session.state().assisted
                 else:
                     raise AssertionError(f"no game over: {app.screen!r}")
                 assert seen_summary
@@ -267,6 +267,9 @@ def test_the_table_screen_plays_a_shared_table_by_keys(size: tuple[int, int], tm
         finally:
             store.close()
         assert len(history) == 1
+        # the meter this player turned on marks their own game assisted
+        path = history[0].path
+        assert path is not None and json.loads(path.read_text())["assists"] == ["meter"]
 
     asyncio.run(main())
 
@@ -477,3 +480,67 @@ def test_the_log_tells_a_player_back_from_away_in_their_own_words() -> None:
     assert mine.plain == "⚠ You were away: the normal bot played for you"
     assert theirs.plain == f"⚠ {labels[3]}: {reason}"
     assert other.plain == "⚠ You: stopped answering (its process has ended)"
+
+
+def test_hints_and_the_meter_at_a_shared_table_are_the_players_own_and_kept() -> None:
+    """A hint is worked out here from the seat's own view (nothing is sent to the table), and
+    with the meter it makes this player's game assisted: said once, kept through the
+    ``on_assist`` callback (with the seat key), given to the finished game, and brought back
+    for a player who comes back."""
+    from nil_tui.session import game_session as gs
+    from nil_tui.session.protocol import Hint, MeterReading
+
+    async def main() -> None:
+        mine = _state(pace="your_turn", to_move=2, thinking=None, turn=7,
+                      legal=(Card.parse("2C"), Card.parse("3C")),
+                      plays=(Play(1, Card.parse("9C"), False),), dealer=0)
+        client = FakeClient([mine])
+        kept: list[list[str]] = []
+        session = RemoteSession(client, PlayOptions(speed="instant", auto_play=False),
+                                reconnect=_reconnected, on_assist=kept.append)
+        assert await session.ready()
+        assert session.begin() == [] and not session.state().assisted
+        assert session.state().help_allowed and not session.meter_on
+        out = session.act(AskHint())
+        assert out[0] == gs.AssistedNow("Hint used")
+        find = out[1]
+        assert isinstance(find, gs.FindHint) and find.turn == 7
+        assert find.view.seat == 0 and find.view.hand == session.state().hand
+        assert session.hint_found(7, Card.parse("2C"), "why") == [Hint(7, Card.parse("2C"),
+                                                                       "why")]
+        assert session.hint_found(6, Card.parse("2C"), "why") == []  # a position gone
+        out = session.act(SetMeter(True))  # assisted already: not said again
+        assert [type(o) for o in out] == [gs.EstimateMeter]
+        estimate = out[0]
+        assert isinstance(estimate, gs.EstimateMeter)
+        assert session.meter_estimated(estimate.key, 0.25) == [MeterReading(7, 0.25, False)]
+        assert session.meter == MeterReading(7, 0.25, False) and session.meter_on
+        state = session.state()
+        assert state.assisted and state.meter_on and state.help_allowed
+        assert session.help_used() == "hints and the meter"
+        assert kept == [["hint"]] and client.sent == []  # nothing goes to the table
+        assert session.act(SetMeter(False)) == [] and not session.meter_on
+
+        off_turn = _state(pace="others_turn", to_move=1, thinking=None, turn=8, dealer=0)
+        again = RemoteSession(FakeClient([off_turn]), PlayOptions(meter=True),
+                              reconnect=_reconnected, assists=["hint"])
+        assert await again.ready()
+        assert again.state().assisted and again.begin() == []  # assisted already
+        assert again.act(AskHint()) == [Refused("hint", "A hint is for your turn.")]
+        assert again.help_used() == "hints and the meter"
+
+    asyncio.run(main())
+
+
+def test_a_seat_keeps_its_help_with_its_key(tmp_path: Path) -> None:
+    from nil_tui.net.keys import keep_assists, keep_key, kept_assists, parse_invite
+
+    invite = parse_invite("nil://127.0.0.1:4711/abcdefghijklmnopqrstuvwxyz")
+    keep_assists(tmp_path, invite, ["hint"])  # no key kept for this table: nothing kept
+    assert kept_assists(tmp_path, invite) == []
+    keep_key(tmp_path, invite, "key-1", 2)
+    keep_assists(tmp_path, invite, ["hint", "meter"])
+    keep_key(tmp_path, invite, "key-1", 2)  # seated again with the same key: kept
+    assert kept_assists(tmp_path, invite) == ["hint", "meter"]
+    keep_key(tmp_path, invite, "key-2", 1)  # another seat, another game's key: a fresh start
+    assert kept_assists(tmp_path, invite) == []
