@@ -277,7 +277,6 @@ class NoBotsHere:
         return []
 
 
-
 def seat_note(event: dict[str, Any], message: dict[str, Any], me: int) -> gs.TableNote | None:
     """What the table said of a seat (another person came, dropped, came back)."""
     seat = event.get("seat")
