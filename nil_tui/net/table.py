@@ -293,7 +293,7 @@ class Table:
         seat = self.seats[seat_number]
         if driver.turn != turn or driver.to_move != seat_number or not seat.stand_in:
             return True  # the person came back and played meanwhile
-        reason = f"{seat.name} was away: the {STAND_IN} bot played for them"
+        reason = session.away_reason(seat.name, STAND_IN)
         game.record_incident(seat_number, choice.card, reason)
         events: list[DriverEvent] = [BotIncident(seat_number, choice.card, reason)]
         events.extend(driver.play(choice.card))

@@ -10,6 +10,8 @@ from rich.text import Text
 from ...engine import SEAT_NAMES, Suit, Trick, describe_result
 from ...session import game_session as gs
 from ...session.protocol import (
+    AWAY,
+    FOR_THEM,
     BotFailed,
     DealOver,
     GameOver,
@@ -31,9 +33,9 @@ from ..words import SEAT_LABELS, Labels, count, percent, says, seat_subject, ver
 def incident_words(seat: int, reason: str, labels: Labels = SEAT_LABELS) -> str:
     """What the log says of a card a bot played for a seat (its reason as the table wrote it:
     "Bo was away: the normal bot played for them"), told to you when the seat is yours."""
-    name, away, rest = reason.partition(" was away: ")
-    if seat == 0 and away and name and rest.endswith(" for them"):
-        return f"You were away: {rest.removesuffix(' for them')} for you"
+    name, away, rest = reason.partition(AWAY)
+    if seat == 0 and away and name and rest.endswith(FOR_THEM):
+        return f"You were away: {rest.removesuffix(FOR_THEM)} for you"
     return f"{labels[seat]}: {reason}"
 
 
