@@ -5,7 +5,9 @@ candidate card is played through the engine and the deal is finished by the rule
 all four seats. Each card's value is its mean utility over the layouts: the searching seat's
 points minus the others' mean, or late in a game the chance of not finishing lowest. Close to
 the end of a deal the playouts are replaced by an exact search in which every seat plays for
-its own payoff (not a paranoid "everyone against me").
+its own payoff (not a paranoid "everyone against me"). A config may instead stop each playout
+at the end of the trick in progress and judge the position by a function of it
+(``SearchConfig.leaf``, as ``learned.py`` does); the levels do not.
 
 Every budget counts work (layouts, playouts, search nodes), never time, so a decision depends
 only on the seed, the seat and the view: a loaded machine plays the same cards, only later.
@@ -53,6 +55,8 @@ class SearchConfig:
     max_rollouts: int = 0  # stop after the layout that brings the playouts to this (0: no cap)
     max_nodes: int = 0  # ... or the exact-search nodes to this (0: no cap)
     endgame_nodes: int = 4000  # nodes of one exact search before it finishes by playouts
+    leaf: Leaf | None = None  # judge a playout by this at the end of the trick in progress
+    leaf_after: int = 0  # ... or this many tricks later
 
 
 # seconds; only a machine far slower than any player's reaches it (None: no cap)
@@ -112,6 +116,22 @@ def rollout(d: Deal, rng: random.Random | None = None,
             i = policy_index(seat, d.hand_mask(seat), legal, trick, d.leader, d.taken,
                              d.played_mask, 0 if trick else d.voids_mask)
         d.play(DECK[i])
+
+
+def judged(d: Deal, leaf: Leaf, after: int = 0) -> Sequence[float]:
+    """Play on by the rules of thumb to the end of the trick in progress and ``after`` more
+    tricks, then return what ``leaf`` says the position is worth to each seat (a deal over by
+    then: its worth)."""
+    stop = d.trick_number - (0 if d.trick else 1) + after  # tricks done at the leaf
+    while d.to_move is not None and d.trick_number <= stop:
+        seat = d.to_move
+        legal = d.legal_mask()
+        trick = d.trick
+        i = legal.bit_length() - 1 if legal & (legal - 1) == 0 else policy_index(
+            seat, d.hand_mask(seat), legal, trick, d.leader, d.taken, d.played_mask,
+            0 if trick else d.voids_mask)
+        d.play(DECK[i])
+    return d.worth if d.is_over else leaf(d)
 
 
 def distinct_moves(legal: int, unseen: int) -> list[int]:
@@ -267,6 +287,9 @@ class Searcher:
         total = 0.0
         for k in range(cfg.playouts):
             dd = d.copy() if k < cfg.playouts - 1 else d
+            if cfg.leaf is not None:
+                total += util(judged(dd, cfg.leaf, cfg.leaf_after))
+                continue
             total += util(rollout(dd, rng, cfg.rollout_eps if k else 0.0))
         total /= cfg.playouts
         self.rollouts += cfg.playouts
