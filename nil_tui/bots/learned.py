@@ -25,7 +25,7 @@ from importlib import resources
 from typing import Any
 
 from ..engine import Deal
-from ..engine.scoring import CLASSIC
+from ..engine.scoring import CLASSIC, classic_points
 from .expert import EXPERT, ExpertBot
 from .heuristic import SEG
 from .search import SearchConfig, rollout
@@ -144,9 +144,8 @@ def clean_chances(weights: Sequence[float], hands: Sequence[int], taken: Sequenc
 
 
 def classic_worth(chances: Sequence[float]) -> tuple[float, float, float, float]:
-    """Expected points per seat under the classic scoring, each seat ending clean with its
-    chance independently: nobody clean is an early end (1 each), one clean seat takes 3, two
-    take 1 each, three clean leave 3 to the seat that took every trick."""
+    """Expected points per seat under the classic scoring (the engine's ``classic_points``),
+    each seat ending clean with its chance independently of the others."""
     worth = [0.0, 0.0, 0.0, 0.0]
     for pattern in range(15):  # all four clean cannot happen: someone takes the tricks
         prob = 1.0
@@ -154,16 +153,10 @@ def classic_worth(chances: Sequence[float]) -> tuple[float, float, float, float]
             prob *= chances[s] if pattern >> s & 1 else 1.0 - chances[s]
         if prob == 0.0:
             continue
-        n = pattern.bit_count()
-        if n == 0:
-            for s in range(4):
-                worth[s] += prob
+        # a seat outside the pattern took a trick (with three clean, it took every trick)
+        points = classic_points([0 if pattern >> s & 1 else 1 for s in range(4)], False)
         for s in range(4):
-            inside = pattern >> s & 1
-            if (n == 1 and inside) or (n == 3 and not inside):
-                worth[s] += 3 * prob
-            elif n == 2 and inside:
-                worth[s] += prob
+            worth[s] += points[s] * prob
     return (worth[0], worth[1], worth[2], worth[3])
 
 
@@ -199,11 +192,15 @@ def predict(deal: Deal) -> tuple[float, float, float, float]:
     return predict_position([deal.hand_mask(s) for s in range(4)], deal.taken, deal.leader)
 
 
+def _classic(deal: Deal) -> bool:
+    """True when the model knows the deal's scoring (classic, not a tie-break)."""
+    return deal.rule.scoring == CLASSIC and not deal.rule.tiebreak
+
+
 def leaf(deal: Deal) -> Sequence[float]:
     """The search's judge of a position at the end of a trick: the model under the classic
     scoring; under another scoring (the pool, a tie-break) the rules of thumb play it out."""
-    rule = deal.rule
-    if rule.scoring != CLASSIC or rule.tiebreak:
+    if not _classic(deal):
         return rollout(deal)
     return predict(deal)
 
@@ -211,8 +208,7 @@ def leaf(deal: Deal) -> Sequence[float]:
 def blended_leaf(deal: Deal) -> Sequence[float]:
     """The model's figures at the end of a trick averaged with a playout by the rules of thumb
     from there (with the model's ``blend`` weight, fitted with it): the two err apart."""
-    rule = deal.rule
-    if rule.scoring != CLASSIC or rule.tiebreak:
+    if not _classic(deal):
         return rollout(deal)
     w = model()["blend"]
     guess = predict(deal)

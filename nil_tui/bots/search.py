@@ -112,10 +112,15 @@ def rollout(d: Deal, rng: random.Random | None = None,
                 m &= m - 1
             i = (m & -m).bit_length() - 1
         else:
-            trick = d.trick
-            i = policy_index(seat, d.hand_mask(seat), legal, trick, d.leader, d.taken,
-                             d.played_mask, 0 if trick else d.voids_mask)
+            i = thumb_index(d, seat, legal)
         d.play(DECK[i])
+
+
+def thumb_index(d: Deal, seat: int, legal: int) -> int:
+    """The card the rules of thumb play for ``seat`` in a deal whose every hand is known."""
+    trick = d.trick
+    return policy_index(seat, d.hand_mask(seat), legal, trick, d.leader, d.taken,
+                        d.played_mask, 0 if trick else d.voids_mask)
 
 
 def judged(d: Deal, leaf: Leaf, after: int = 0) -> Sequence[float]:
@@ -126,10 +131,7 @@ def judged(d: Deal, leaf: Leaf, after: int = 0) -> Sequence[float]:
     while d.to_move is not None and d.trick_number <= stop:
         seat = d.to_move
         legal = d.legal_mask()
-        trick = d.trick
-        i = legal.bit_length() - 1 if legal & (legal - 1) == 0 else policy_index(
-            seat, d.hand_mask(seat), legal, trick, d.leader, d.taken, d.played_mask,
-            0 if trick else d.voids_mask)
+        i = legal.bit_length() - 1 if legal & (legal - 1) == 0 else thumb_index(d, seat, legal)
         d.play(DECK[i])
     return d.worth if d.is_over else leaf(d)
 

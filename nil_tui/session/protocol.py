@@ -38,13 +38,13 @@ if TYPE_CHECKING:
 PROTOCOL_VERSION = 1
 """Bumped whenever a message changes shape; a reader refuses any other version."""
 
+AWAY, FOR_THEM = " was away: ", " for them"  # the pieces a reader of that reason finds
+
+
 def away_reason(name: str, bot: str) -> str:
     """Why a bot played a card for a person (an incident's reason, in the log and the
     record): "Bo was away: the normal bot played for them"."""
     return f"{name}{AWAY}the {bot} bot played{FOR_THEM}"
-
-
-AWAY, FOR_THEM = " was away: ", " for them"  # the pieces a reader of that reason finds
 
 
 MAX_TEXT = 2000
