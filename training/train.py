@@ -10,6 +10,11 @@ numbers); then the weight of the model against a playout in a blend of the two. 
 written holds the weights, that blend and the held-out figures: the squared error of each
 seat's worth against the mean worth (a trivial judge), against a playout by the rules of thumb
 from the same position (the judge the search uses today) and of the blend.
+
+    python -m training.train --records games.jsonl --out leaf.json
+
+trains from game records instead (``nil-tui simulate --records``: every finished classic deal
+of the file, numbered and held out as ``training.records`` says) and plays no deal itself.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ from nil_tui.bots.heuristic import edge, policy_index
 from nil_tui.bots.learned import FEATURES, FORMAT, features, predict_position
 from nil_tui.engine import DECK, Deal, Trick
 
-from . import selfplay
+from . import records, selfplay
 
 Row = dict[str, Any]
 
@@ -166,6 +171,19 @@ def scores(rows: Sequence[Row], weights: Sequence[float], mean: float,
             **{f"{name}_mse_edge": round(v[1] / n, 4) for name, v in sq.items()}}
 
 
+def self_play(args: argparse.Namespace) -> list[Row]:
+    """The positions of the first ``args.deals`` self-play deals, played first if the data
+    file is missing or holds fewer."""
+    data = args.data or Path(__file__).parent / "data" / f"{args.bots}-{args.seed}.jsonl"
+    rows = load(data, args.deals) if data.exists() else []
+    if not rows or rows[-1]["deal"] < args.deals - 1:
+        print(f"self-play: {args.deals} deals of {args.bots} bots ...", file=sys.stderr)
+        selfplay.main(["--bots", args.bots, "--deals", str(args.deals), "--seed",
+                       str(args.seed), "--jobs", str(args.jobs), "--out", str(data)])
+        rows = load(data, args.deals)
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=1, help="the self-play seed")
@@ -173,20 +191,33 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bots", default="hard")
     parser.add_argument("--jobs", type=int, default=2, help="processes for self-play")
     parser.add_argument("--data", type=Path, help="positions (default training/data/...)")
+    parser.add_argument("--records", type=Path, metavar="FILE.jsonl",
+                        help="train from these game records (nil-tui simulate --records) "
+                        "instead of self-play: --seed, --deals, --bots, --jobs and --data "
+                        "are not used")
     parser.add_argument("--ridge", type=float, default=0.1)
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
-    data = args.data or Path(__file__).parent / "data" / f"{args.bots}-{args.seed}.jsonl"
     start = time.perf_counter()
-    rows = load(data, args.deals) if data.exists() else []
-    if not rows or rows[-1]["deal"] < args.deals - 1:
-        print(f"self-play: {args.deals} deals of {args.bots} bots ...", file=sys.stderr)
-        selfplay.main(["--bots", args.bots, "--deals", str(args.deals), "--seed",
-                       str(args.seed), "--jobs", str(args.jobs), "--out", str(data)])
-        rows = load(data, args.deals)
+    if args.records is not None:
+        try:
+            rows, counts = records.load(args.records)
+        except records.RecordsError as exc:
+            print(f"training.train: {exc}", file=sys.stderr)
+            return 2
+        print(records.summary(args.records, rows, counts), file=sys.stderr)
+        source: Row = {"records": args.records.name, "deals": counts["used"]}
+    else:
+        rows = self_play(args)
+        source = {"bots": args.bots, "seed": args.seed, "deals": args.deals}
     played = time.perf_counter() - start
     train = [r for r in rows if not held_out(r)]
     test = [r for r in rows if held_out(r)]
+    if not train or not test:
+        print("training.train: no positions to train on or none held out (the deals whose "
+              "number ends in 4 or 9: in records, the fifth, tenth, ... deal of a game)",
+              file=sys.stderr)
+        return 2
     xs, ys = design(train)
     weights = fit_logistic(xs, ys, args.ridge)
     mean = sum(sum(r["worth"]) for r in train) / (4 * len(train))
@@ -196,15 +227,15 @@ def main(argv: list[str] | None = None) -> int:
               "held_out": scores(test, weights, mean, blend)}
     model = {"format": FORMAT, "version": 1, "features": list(FEATURES),
              "weights": [round(w, 10) for w in weights], "blend": blend,
-             "data": {"bots": args.bots, "seed": args.seed, "deals": args.deals,
-                      "positions": len(rows), "clean_seats": len(xs),
+             "data": {**source, "positions": len(rows), "clean_seats": len(xs),
                       "ridge": args.ridge, "mean_worth": round(mean, 6)},
              **report}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(model, indent=1) + "\n", encoding="utf-8")
     print(json.dumps(report, indent=1))
     print(f"{len(train)} training positions ({len(xs)} clean seats), {len(test)} held out; "
-          f"self-play {played:.0f} s, fit and scoring {fitted:.0f} s: {args.out}")
+          f"{'records' if args.records else 'self-play'} {played:.0f} s, fit and scoring "
+          f"{fitted:.0f} s: {args.out}")
     return 0
 
 
