@@ -140,8 +140,9 @@ def playout_worth(row: Row) -> tuple[float, float, float, float]:
 def fit_blend(rows: Sequence[Row], weights: Sequence[float]) -> float:
     """The weight of the model's figures against a playout's (0 to 1 by 0.05) that judges the
     worth of ``rows`` with the least squared error."""
-    pairs = [(predict_position(r["hands"], r["taken"], r["leader"], weights),
-              playout_worth(r), r["worth"]) for r in rows]
+    pairs: list[tuple[Sequence[float], Sequence[float], Sequence[float]]] = [
+        (predict_position(r["hands"], r["taken"], r["leader"], weights), playout_worth(r),
+         r["worth"]) for r in rows]
 
     def error(w: float) -> float:
         return sum((w * g[s] + (1 - w) * p[s] - y[s]) ** 2 for g, p, y in pairs
