@@ -16,6 +16,15 @@ Every game has ``--deals`` deals and is played four times (rotated), so a row of
 
 ``--time-cap 0`` (the default) plays without any wall clock: no per-decision cap and no safety
 cap in the search levels, so a row depends only on its seed, however busy the machine.
+
+A long row can be played in several sittings:
+
+    nice -n 19 python benchmarks/ladder.py --rows expert/hard --games 160 --keep expert-hard.jsonl
+
+writes every game to the file as soon as it is played; stopped (Ctrl-C, a closed terminal, a
+killed process) and run again with the same row, seed, deals and scoring, it plays only the
+games not yet in the file, and prints the row of them all: the same figures as one sitting.
+Asking for more ``--games`` later lengthens the row.
 """
 
 from __future__ import annotations
@@ -24,8 +33,12 @@ import argparse
 import json
 import sys
 import time
+from functools import partial
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, cast
+
+if TYPE_CHECKING:
+    from nil_tui.sim import GameOutcome
 
 ROWS = {
     # name: (hero, field)
@@ -41,22 +54,90 @@ DEFAULT_GAMES = {"normal/easy": 200, "easy/normal": 200, "hard/normal": 60, "exp
                  "expert/normal": 40, "oracle/normal": 40}
 
 
+class KeepError(Exception):
+    """A file of kept games that cannot be used: the message says which line and why."""
+
+
+def kept_games(path: Path, key: dict[str, object]) -> list[GameOutcome]:
+    """The games of the row ``key`` kept in ``path`` (none when it does not exist). A last
+    line cut short (the process killed while writing it) is dropped from the file."""
+    from nil_tui.sim import GameOutcome
+
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return []
+    except OSError as exc:
+        raise KeepError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if data and not data.endswith(b"\n"):  # cut short: keep up to the last whole line
+        data = data[:data.rfind(b"\n") + 1]
+        with path.open("r+b") as f:
+            f.truncate(len(data))
+    games = []
+    for n, line in enumerate(data.decode("utf-8", "replace").splitlines(), 1):
+        try:
+            g = json.loads(line)
+            if {k: g[k] for k in key} != key:
+                continue
+            game = GameOutcome(
+                int(g["game"]), int(g["rotation"]), _four(g["positions"]),
+                tuple(_four(p) for p in g["points"]), tuple(_four(t) for t in g["taken"]),
+                tuple(int(x) for x in g["losers"]), int(g["incidents"]), None)
+            if (sorted(game.positions) != [0, 1, 2, 3] or not game.points
+                    or len(game.points) != len(game.taken)
+                    or not set(game.losers) <= {0, 1, 2, 3}):
+                raise ValueError("not a game of four seats")
+            games.append(game)
+        except (ValueError, TypeError, KeyError) as exc:
+            raise KeepError(f"{path} line {n} is not a kept game ({exc!r}); move the file "
+                            "away to start the row again") from None
+    return games
+
+
+def _four(values: object) -> tuple[int, int, int, int]:
+    """Four whole numbers, one per seat (ValueError otherwise)."""
+    if not isinstance(values, list) or len(values) != 4:
+        raise ValueError(f"not four seats' figures: {values!r}")
+    a, b, c, d = (int(x) for x in values)
+    return (a, b, c, d)
+
+
+def keep_game(path: Path, key: dict[str, object], game: GameOutcome) -> None:
+    """Add one game of the row ``key`` to ``path``, as one line written at once."""
+    line = json.dumps({**key, "game": game.game, "rotation": game.rotation,
+                       "positions": game.positions, "points": game.points,
+                       "taken": game.taken, "losers": game.losers,
+                       "incidents": game.incidents}, separators=(",", ":")) + "\n"
+    with path.open("a", encoding="utf-8") as f:
+        f.write(line)
+
+
 def run_row(name: str, games: int, deals: int, seed: int, jobs: int,
-            time_cap: float | None = None, scoring: str = "classic") -> dict[str, object]:
+            time_cap: float | None = None, scoring: str = "classic",
+            keep: Path | None = None) -> dict[str, object]:
+    """One row of the ladder; with ``keep``, the games already kept there are not played
+    again, and each new one is kept as soon as it is played."""
     from nil_tui.bots import search
     from nil_tui.sim import run_match
 
     if time_cap is None:  # before the bots are made (the workers are forked from here)
         search.DEFAULT_SAFETY_CAP = None
     hero, field = ROWS[name]
+    key: dict[str, object] = {"row": name, "seed": seed, "deals": deals, "scoring": scoring,
+                              "time_cap": time_cap}
+    done = kept_games(keep, key) if keep is not None else []
     start = time.perf_counter()
     result = run_match([hero, field, field, field], games, deals, seed, rotate=True, jobs=jobs,
-                       time_cap=time_cap, scoring=scoring).to_json()
+                       time_cap=time_cap, scoring=scoring, done=done,
+                       on_game=None if keep is None else partial(keep_game, keep, key)
+                       ).to_json()
     row = dict(result["bots"][hero])
     other = result["bots"][field]
     row.update(field_games_lost=other["games_lost"], field_games=other["games"])
     row.update(row=name, hero=hero, field=field, games_played=games, deals_per_game=deals,
                seed=seed, seconds=round(time.perf_counter() - start, 1), scoring=scoring)
+    if done:
+        row.update(games_kept_before=len({g.game for g in done if g.game < games}))
     return row
 
 
@@ -102,6 +183,9 @@ def main(argv: list[str] | None = None) -> int:
                         "pool the points (and the edge) are the pool's, paid in or collected")
     parser.add_argument("--save", metavar="FILE", help="add the rows to this JSON file")
     parser.add_argument("--report", metavar="FILE", help="print the rows saved in FILE")
+    parser.add_argument("--keep", metavar="FILE.jsonl", type=Path,
+                        help="keep every game played in this file, and play only the games "
+                        "of the row not yet kept there (a long row in several sittings)")
     args = parser.parse_args(argv)
     if args.report:
         try:
@@ -125,9 +209,14 @@ def main(argv: list[str] | None = None) -> int:
     print(HEADER, flush=True)
     for name in names:
         games = args.games or DEFAULT_GAMES[name]
-        row = run_row(name, games, args.deals, args.seed, args.jobs, args.time_cap or None,
-                      args.scoring)
-        print(fmt_row(row), f"({row['seconds']} s)", flush=True)
+        try:
+            row = run_row(name, games, args.deals, args.seed, args.jobs,
+                          args.time_cap or None, args.scoring, args.keep)
+        except KeepError as exc:
+            print(f"ladder: {exc}", file=sys.stderr)
+            return 2
+        kept = f"; {row['games_kept_before']} games kept from before" if "games_kept_before" in row else ""
+        print(fmt_row(row), f"({row['seconds']} s{kept})", flush=True)
         if args.scoring == "pool":
             print(lost_line(row), flush=True)
         if args.save:

@@ -20,7 +20,7 @@ import json
 import math
 import random
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO, cast
 
@@ -464,7 +464,7 @@ class MatchResult:
 
 
 # --- running a match ------------------------------------------------------------------------
-def _outcomes(tasks: list[GameTask], jobs: int) -> Iterator[GameOutcome]:
+def _outcomes(tasks: list[GameTask], jobs: int) -> Generator[GameOutcome, None, None]:
     """Play the tasks, yielding outcomes in task order (processes when ``jobs`` > 1)."""
     if jobs <= 1 or len(tasks) <= 1:
         for task in tasks:
@@ -586,13 +586,17 @@ def _check_match(specs: Sequence[str], games: int, deals: int, seed: int, jobs: 
 def run_match(specs: Sequence[str], games: int, deals: int, seed: int, rotate: bool = False,
               jobs: int = 1, time_cap: float | None = DEFAULT_TIME_CAP,
               records_path: str | None = None, progress: bool = False, *,
-              records_file: TextIO | None = None, scoring: str = CLASSIC) -> MatchResult:
+              records_file: TextIO | None = None, scoring: str = CLASSIC,
+              done: Sequence[GameOutcome] = (),
+              on_game: Callable[[GameOutcome], None] | None = None) -> MatchResult:
     """Play a match and return its statistics.
 
     ``specs`` are four bot specs by lineup position (= seat without rotation). Records go to
     ``records_path`` (a new .jsonl file) or an open ``records_file``, one game per line, in
-    game order. ``scoring``: "classic" or "pool" (``engine/scoring.py``). Raises ValueError
-    for bad counts and BotSpecError for bad specs.
+    game order. ``scoring``: "classic" or "pool" (``engine/scoring.py``). ``done``: outcomes of
+    games of this same match played before (a match resumed); they are counted, not played
+    again (and have no record). ``on_game`` is called with each game's outcome as soon as it
+    is played. Raises ValueError for bad counts and BotSpecError for bad specs.
     """
     _check_match(specs, games, deals, seed, jobs, time_cap)
     if scoring not in SCORINGS:
@@ -601,16 +605,24 @@ def run_match(specs: Sequence[str], games: int, deals: int, seed: int, rotate: b
     own_file = records_file is None and records_path is not None
     out = open(records_path, "w", encoding="utf-8") if own_file else records_file  # type: ignore[arg-type]  # noqa: SIM115
     tasks = match_tasks(lineup, games, deals, seed, rotate, time_cap, out is not None, scoring)
+    known = {(o.game, o.rotation): o for o in done}
+    played = _outcomes([t for t in tasks if (t.game, t.rotation) not in known], jobs)
     result = MatchResult(lineup, seed, rotate, scoring=scoring)
     bar = _Progress(len(tasks), sys.stderr) if progress else None
     try:
-        for outcome in _outcomes(tasks, jobs):
+        for task in tasks:
+            outcome = known.get((task.game, task.rotation))
+            if outcome is None:
+                outcome = next(played)
+                if on_game is not None:
+                    on_game(outcome)
             result.add(outcome)
             if out is not None and outcome.record is not None:
                 out.write(json.dumps(outcome.record, separators=(",", ":")) + "\n")
             if bar is not None:
                 bar.step()
     finally:
+        played.close()  # the workers end with it
         if bar is not None:
             bar.close()
         if own_file and out is not None:

@@ -3,11 +3,14 @@ small ladder: normal beats easy."""
 
 from __future__ import annotations
 
+import importlib.util
+import json
 import random
 import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -82,3 +85,44 @@ def test_ladder_smoke_normal_beats_easy() -> None:
     lo, _hi = stats["normal"]["edge_ci95"]
     assert lo > 0, stats["normal"]
     assert stats["easy"]["edge"] < 0
+
+
+def _ladder() -> Any:
+    spec = importlib.util.spec_from_file_location("ladder", ROOT / "benchmarks" / "ladder.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_ladder_row_in_two_sittings_is_the_row_in_one(tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]
+                                                        ) -> None:
+    ladder = _ladder()
+    keep = tmp_path / "kept.jsonl"
+
+    def row(games: int, keep_file: Path | None) -> dict[str, Any]:
+        out = ladder.run_row("normal/easy", games, 2, 11, 1, None, "classic", keep_file)
+        return {k: v for k, v in out.items() if k not in ("seconds", "games_kept_before")}
+
+    whole = row(3, None)
+    first = row(1, keep)  # stopped after one game (four rotations) ...
+    assert len(keep.read_text().splitlines()) == 4 and first != whole
+    with keep.open("a") as f:  # ... the last line cut short by a kill
+        f.write('{"row": "normal/easy", "seed": 11, "game": 1, "rot')
+    assert row(3, keep) == whole  # resumed: the same row as in one sitting
+    lines = keep.read_text().splitlines()
+    assert len(lines) == 12 and all(json.loads(line)["row"] == "normal/easy" for line in lines)
+    played: list[int] = []
+    monkey = ladder.keep_game
+    ladder.keep_game = lambda *a: played.append(1) or monkey(*a)  # nothing more to play
+    assert row(3, keep) == whole and not played
+    other = ladder.run_row("normal/easy", 1, 2, 12, 1, None, "classic", keep)  # another seed
+    assert other["edge"] != whole["edge"] and len(keep.read_text().splitlines()) == 16
+
+    lines[5] = lines[5].replace('"points":[[', '"points":[["x",')
+    keep.write_text("\n".join(lines) + "\n")
+    assert ladder.main(["--rows", "normal/easy", "--games", "3", "--deals", "2", "--seed",
+                        "11", "--jobs", "1", "--keep", str(keep)]) == 2
+    err = capsys.readouterr().err
+    assert f"{keep} line 6 is not a kept game" in err and "Traceback" not in err
