@@ -3,8 +3,9 @@
 At the end of a trick, in one layout of the search (every hand known), :func:`predict` says
 what the deal will be worth to each seat without playing it out: a small logistic model gives
 each clean seat's chance of ending the deal clean, from a few counts of its cards against the
-cards still out (worked out on bitmasks, as the rules of thumb are), and the scoring turns
-those chances into points (the seats taken to end clean or not independently of each other).
+cards still out (worked out on bitmasks, as the rules of thumb are: what the seat itself knows,
+so that :func:`view_features` reads them from its view), and the scoring turns those chances
+into points (the seats taken to end clean or not independently of each other).
 The model was fitted to the results of the hard level's own deals (``training/`` in the
 repository says how, and trains it again); its weights are plain numbers in
 ``data/leaf.json``, read the first time a bot needs them.
@@ -24,10 +25,10 @@ from dataclasses import replace
 from importlib import resources
 from typing import Any
 
-from ..engine import Deal
+from ..engine import Deal, PlayerView
 from ..engine.scoring import CLASSIC, classic_points
 from .expert import EXPERT, ExpertBot
-from .heuristic import SEG
+from .heuristic import FULL, SEG
 from .search import SearchConfig, rollout
 
 MODEL_FILE = "leaf.json"
@@ -53,10 +54,6 @@ FEATURES = (
     "boss_left",  # boss x left: a boss card early is less of a danger than late
     "stuck_left",
     "over_left",
-    "hunt_boss",  # the others' boss cards, over the hunters
-    "hunt_low",  # the hunters' low cards (cards they can lead under)
-    "rival_boss",  # the other clean seats' boss cards
-    "rival_stuck",
 )
 # The per-seat counts of :func:`seat_counts`, by name.
 _VOIDS, _ALONE, _BOSS, _LOW, _STUCK, _OVER, _DUCKS = range(7)
@@ -91,42 +88,45 @@ def seat_counts(hand: int, out: int) -> tuple[float, ...]:
     return (voids, alone, boss, low, stuck, over, ducks)
 
 
+def seat_features(hand: int, out: int, taken: Sequence[int], leader: int, seat: int
+                  ) -> list[float] | None:
+    """One seat's features (``FEATURES``) if it is still clean, else None, at the end of a trick:
+    from its own cards and the cards the others still hold between them (bitmasks), the tricks
+    each seat has taken and the seat to lead: what the seat itself knows, nothing of where the
+    cards out lie."""
+    if taken[seat]:
+        return None
+    c = seat_counts(hand, out)
+    left = hand.bit_count() / 13  # every hand holds as many cards at the end of a trick
+    n_clean = (taken[0] == 0) + (taken[1] == 0) + (taken[2] == 0) + (taken[3] == 0)
+    place = (seat - leader) & 3
+    return [
+        1.0, left, float(place == 1), float(place == 3),
+        4.0 - n_clean, n_clean - 1.0,
+        c[_VOIDS], c[_ALONE], c[_BOSS], float(c[_BOSS] > 0), c[_LOW], c[_STUCK], c[_OVER],
+        c[_DUCKS], c[_BOSS] * left, c[_STUCK] * left, c[_OVER] * left,
+    ]
+
+
 def features(hands: Sequence[int], taken: Sequence[int], leader: int
              ) -> list[list[float] | None]:
-    """Per seat, its features (``FEATURES``) if it is still clean, else None: a position at
-    the end of a trick, from the cards each seat holds (bitmasks), the tricks each has taken
-    and the seat to lead. Nothing else of the deal is read."""
+    """Per seat, its features (:func:`seat_features`), from a position at the end of a trick:
+    the cards each seat holds (bitmasks), the tricks each has taken and the seat to lead."""
     live = hands[0] | hands[1] | hands[2] | hands[3]
-    counts = [seat_counts(h, live & ~h) for h in hands]
-    left = hands[leader].bit_count() / 13
-    clean = [t == 0 for t in taken]
-    n_clean = clean[0] + clean[1] + clean[2] + clean[3]
-    out: list[list[float] | None] = []
-    for seat in range(4):
-        if not clean[seat]:
-            out.append(None)
-            continue
-        c = counts[seat]
-        hunt_boss = hunt_low = rival_boss = rival_stuck = 0.0
-        for other in range(4):
-            if other == seat:
-                continue
-            o = counts[other]
-            if clean[other]:
-                rival_boss += o[_BOSS]
-                rival_stuck += o[_STUCK]
-            else:
-                hunt_boss += o[_BOSS]
-                hunt_low += o[_LOW]
-        place = (seat - leader) & 3
-        out.append([
-            1.0, left, float(place == 1), float(place == 3),
-            4.0 - n_clean, n_clean - 1.0,
-            c[_VOIDS], c[_ALONE], c[_BOSS], float(c[_BOSS] > 0), c[_LOW], c[_STUCK], c[_OVER],
-            c[_DUCKS], c[_BOSS] * left, c[_STUCK] * left, c[_OVER] * left,
-            hunt_boss, hunt_low, rival_boss, rival_stuck,
-        ])
-    return out
+    return [seat_features(h, live & ~h, taken, leader, s) for s, h in enumerate(hands)]
+
+
+def view_features(view: PlayerView) -> list[float] | None:
+    """The features of the seat of ``view`` (None when it has taken a trick), read from its view
+    alone, between two tricks: its hand, the cards not yet played, the tricks taken and the
+    leader are all it takes, the same figures as :func:`features` of the full position."""
+    if view.trick:
+        raise ValueError("the model judges a position between two tricks")
+    hand = 0
+    for card in view.hand:
+        hand |= card.bit
+    out = FULL & ~view.played_mask & ~hand
+    return seat_features(hand, out, view.taken, view.leader, view.seat)
 
 
 def clean_chances(weights: Sequence[float], hands: Sequence[int], taken: Sequence[int],

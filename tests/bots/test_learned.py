@@ -11,6 +11,8 @@ import random
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from nil_tui.bots import learned, make_bot
 from nil_tui.bots.expert import EXPERT
 from nil_tui.bots.hard import HARD
@@ -130,3 +132,29 @@ def test_the_learned_experts_play_legal_cards_reproducibly() -> None:
             assert learned.LearnedExpertBot(seed=4, config=config).choose(view) == card
     bot = make_bot("nil_tui.bots.learned:LearnedExpertBot", seed=1)
     assert bot.choose(views(1, seed=12)[0]) in views(1, seed=12)[0].legal
+
+
+def test_a_seats_features_are_what_it_may_know() -> None:
+    """A seat's features read from its own view are those of the full position, and do not
+    change when the cards the others hold are dealt among them another way."""
+    rng = random.Random(11)
+    for d in positions(30, seed=7):
+        hands = [d.hand_mask(s) for s in range(4)]
+        full = learned.features(hands, d.taken, d.leader)
+        for seat in range(4):
+            assert learned.view_features(d.view(seat)) == full[seat]
+            # the others' cards shuffled among them, each keeping its count
+            others = [s for s in range(4) if s != seat]
+            out = [c for s in others for c in range(52) if hands[s] >> c & 1]
+            rng.shuffle(out)
+            moved = list(hands)
+            k = 0
+            for s in others:
+                n = hands[s].bit_count()
+                moved[s] = sum(1 << c for c in out[k:k + n])
+                k += n
+            assert learned.features(moved, d.taken, d.leader)[seat] == full[seat]
+    d = positions(1, seed=9)[0]
+    d.play(d.view(d.to_move or 0).legal[0])  # a card on the table: not between two tricks
+    with pytest.raises(ValueError, match="between two tricks"):
+        learned.view_features(d.view(d.leader))
