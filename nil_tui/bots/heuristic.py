@@ -15,10 +15,6 @@ FULL = (1 << 52) - 1
 SEG = 0x1FFF
 
 
-def _count(x: int) -> int:
-    return x.bit_count()
-
-
 def _top(seg: int) -> int:
     """Position (0..12) of the highest bit of a non-empty suit segment."""
     return seg.bit_length() - 1
@@ -53,11 +49,11 @@ def discard_index(hand: int, unseen: int) -> int:
             continue
         pos = _top(mine)
         out = (unseen >> (13 * s)) & SEG
-        higher = _count(out >> (pos + 1))
-        lower = _count(out & ((1 << pos) - 1))
+        higher = (out >> (pos + 1)).bit_count()
+        lower = (out & ((1 << pos) - 1)).bit_count()
         # a card with nothing left above it is the most urgent; then by rank; then fewer
         # small cards out to duck under it
-        key = (pos - 4 * higher + (2 if lower else 0), -_count(mine))
+        key = (pos - 4 * higher + (2 if lower else 0), -mine.bit_count())
         if best_key is None or key > best_key:
             best_key, best = key, 13 * s + pos
     return best
@@ -78,8 +74,8 @@ def lead_index(seat: int, hand: int, unseen: int, taken: Sequence[int], voids: i
             continue
         pos = _low(mine)
         out = (unseen >> (13 * s)) & SEG
-        lower = _count(out & ((1 << pos) - 1))
-        higher = _count(out >> (pos + 1))
+        lower = (out & ((1 << pos) - 1)).bit_count()
+        higher = (out >> (pos + 1)).bit_count()
         # players known void in the suit cannot be forced in it
         void_others = 0
         if voids:
@@ -89,7 +85,7 @@ def lead_index(seat: int, hand: int, unseen: int, taken: Sequence[int], voids: i
         if higher == 0:
             key = (1, -lower, 0)  # this card would win the trick: last resort
         else:
-            key = (0, lower * 3 + void_others * 2 - min(higher, 6), _count(mine))
+            key = (0, lower * 3 + void_others * 2 - min(higher, 6), mine.bit_count())
         if best_key is None or key < best_key:
             best_key, best = key, 13 * s + pos
     return best

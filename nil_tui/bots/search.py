@@ -111,8 +111,10 @@ def rollout(d: Deal, rng: random.Random | None = None,
             for _ in range(k):
                 m &= m - 1
             i = (m & -m).bit_length() - 1
-        else:
-            i = thumb_index(d, seat, legal)
+        else:  # thumb_index, written out: this loop is where a search spends its time
+            trick = d.trick
+            i = policy_index(seat, d.hand_mask(seat), legal, trick, d.leader, d.taken,
+                             d.played_mask, 0 if trick else d.voids_mask)
         d.play(DECK[i])
 
 
