@@ -96,8 +96,13 @@ def _ladder() -> Any:
 
 
 def test_a_ladder_row_in_two_sittings_is_the_row_in_one(tmp_path: Path,
-                                                        capsys: pytest.CaptureFixture[str]
+                                                        capsys: pytest.CaptureFixture[str],
+                                                        monkeypatch: pytest.MonkeyPatch
                                                         ) -> None:
+    from nil_tui.bots import search
+
+    # the ladder switches the search levels' safety cap off: put it back after the test
+    monkeypatch.setattr(search, "DEFAULT_SAFETY_CAP", search.DEFAULT_SAFETY_CAP)
     ladder = _ladder()
     keep = tmp_path / "kept.jsonl"
 
