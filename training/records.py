@@ -31,7 +31,7 @@ from typing import Any
 from nil_tui.engine import Deal, Game
 from nil_tui.engine.scoring import CLASSIC
 
-from .selfplay import Position
+from .selfplay import Position, played_positions
 
 DEALS_PER_RECORD = 100  # deal numbers: 100 * record + deal (a game has at most 99 deals)
 
@@ -43,23 +43,10 @@ class RecordsError(Exception):
 def deal_positions(deal: Deal, number: int) -> list[Position]:
     """The positions of a finished deal, played again through the engine from its hands,
     dealer and rule: one at the end of every trick that leaves the deal going."""
-    d = Deal(deal.dealt, deal.dealer, deal.rule)
-    positions: list[Position] = []
-    done = None
-    for trick in deal.tricks:
-        for card in trick.cards:
-            done = d.play(card)
-        if done is not None and not d.is_over:
-            positions.append({"deal": number, "hands": [d.hand_mask(s) for s in range(4)],
-                              "taken": list(d.taken), "leader": d.leader,
-                              "tricks": len(d.tricks)})
-    assert d.is_over, "only a finished deal has a worth"
-    worth = list(d.worth)
-    clean = [int(t == 0) for t in d.taken]
-    for p in positions:
-        p["worth"] = worth
-        p["clean"] = clean
-    return positions
+    assert deal.is_over, "only a finished deal has a worth"
+    cards = iter([card for trick in deal.tricks for card in trick.cards])
+    return played_positions(Deal(deal.dealt, deal.dealer, deal.rule), number,
+                            lambda _d: next(cards))
 
 
 def read_games(path: Path) -> Iterator[Game]:

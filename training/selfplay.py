@@ -20,28 +20,24 @@ import json
 import random
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from nil_tui.bots import make_bot, search, seat_seed
-from nil_tui.engine import Deal
+from nil_tui.engine import Card, Deal
 
 Position = dict[str, Any]
 
 
-def deal_positions(bots: str, seed: int, number: int) -> list[Position]:
-    """Play one deal; its positions at the end of every trick that leaves the deal going."""
-    base = Deal.new(number & 3, random.Random(f"selfplay:{seed}:{number}"))
-    base.context = (1, 99, (0, 0, 0, 0))  # mid-game: points, not the match, decide
-    players = [make_bot(bots, seed=seat_seed(seed * 1_000_000 + number, s)) for s in range(4)]
-    d = base
+def played_positions(d: Deal, number: int, card: Callable[[Deal], Card]) -> list[Position]:
+    """Play deal ``d`` to its end, ``card`` giving each card in turn; the positions at the end of
+    every trick that leaves the deal going, each with the deal's result: what it was worth to
+    each seat (``Deal.worth``) and which seats ended it clean."""
     positions: list[Position] = []
     while not d.is_over:
-        seat = d.to_move
-        assert seat is not None
-        done = d.play(players[seat].choose(d.view(seat)))
+        done = d.play(card(d))
         if done is not None and not d.is_over:
             positions.append({"deal": number, "hands": [d.hand_mask(s) for s in range(4)],
                               "taken": list(d.taken), "leader": d.leader,
@@ -52,6 +48,20 @@ def deal_positions(bots: str, seed: int, number: int) -> list[Position]:
         p["worth"] = worth
         p["clean"] = clean
     return positions
+
+
+def deal_positions(bots: str, seed: int, number: int) -> list[Position]:
+    """Play one deal; its positions at the end of every trick that leaves the deal going."""
+    base = Deal.new(number & 3, random.Random(f"selfplay:{seed}:{number}"))
+    base.context = (1, 99, (0, 0, 0, 0))  # mid-game: points, not the match, decide
+    players = [make_bot(bots, seed=seat_seed(seed * 1_000_000 + number, s)) for s in range(4)]
+
+    def card(d: Deal) -> Card:
+        seat = d.to_move
+        assert seat is not None
+        return players[seat].choose(d.view(seat))
+
+    return played_positions(base, number, card)
 
 
 def _chunk(args: tuple[str, int, int, int]) -> list[Position]:
