@@ -464,20 +464,23 @@ class MatchResult:
 
 
 # --- running a match ------------------------------------------------------------------------
-def _outcomes(tasks: list[GameTask], jobs: int) -> Generator[GameOutcome, None, None]:
-    """Play the tasks, yielding outcomes in task order (processes when ``jobs`` > 1)."""
+def _outcomes(tasks: list[GameTask], jobs: int, play: Callable[[GameTask], GameOutcome]
+              ) -> Generator[GameOutcome, None, None]:
+    """Play the tasks with ``play``, yielding outcomes in task order (processes when ``jobs``
+    > 1)."""
     if jobs <= 1 or len(tasks) <= 1:
         for task in tasks:
-            yield play_game(task)
+            yield play(task)
         return
-    yield from _in_workers(tasks, min(jobs, len(tasks)))
+    yield from _in_workers(tasks, min(jobs, len(tasks)), play)
 
 
 class WorkerDied(RuntimeError):
     """A worker process of the match ended in the middle of a game (killed from outside)."""
 
 
-def _in_workers(tasks: list[GameTask], size: int) -> Iterator[GameOutcome]:
+def _in_workers(tasks: list[GameTask], size: int, play: Callable[[GameTask], GameOutcome]
+                ) -> Iterator[GameOutcome]:
     """The games played by ``size`` worker processes (forked: they start at once and share
     what this one has loaded), each fed one game at a time; outcomes in task order.
 
@@ -495,7 +498,7 @@ def _in_workers(tasks: list[GameTask], size: int) -> Iterator[GameOutcome]:
     # a worker must not inherit their pipes
     lifeline = os.pipe()
     try:
-        with WorkerPool(size, "fork", _work, (lifeline, os.getpid()),
+        with WorkerPool(size, "fork", _work, (lifeline, os.getpid(), play),
                         name="nil-tui simulate", kill=True) as pool:
             done: dict[int, GameOutcome] = {}
             following = 0
@@ -517,7 +520,8 @@ def _in_workers(tasks: list[GameTask], size: int) -> Iterator[GameOutcome]:
                 pass
 
 
-def _work(conn: Any, lifeline: tuple[int, int], parent: int) -> None:
+def _work(conn: Any, lifeline: tuple[int, int], parent: int,
+          play: Callable[[GameTask], GameOutcome]) -> None:
     """A worker's life: play the games that come down the pipe until it closes."""
     import os
     import signal
@@ -542,7 +546,7 @@ def _work(conn: Any, lifeline: tuple[int, int], parent: int) -> None:
         os._exit(0)
 
     threading.Thread(target=watch, name="parent watch", daemon=True).start()
-    serve_tasks(conn, play_game, lambda exc: exc)  # a game's exception: the parent raises it
+    serve_tasks(conn, play, lambda exc: exc)  # a game's exception: the parent raises it
 
 
 class _Progress:
@@ -588,7 +592,8 @@ def run_match(specs: Sequence[str], games: int, deals: int, seed: int, rotate: b
               records_path: str | None = None, progress: bool = False, *,
               records_file: TextIO | None = None, scoring: str = CLASSIC,
               done: Sequence[GameOutcome] = (),
-              on_game: Callable[[GameOutcome], None] | None = None) -> MatchResult:
+              on_game: Callable[[GameOutcome], None] | None = None,
+              play: Callable[[GameTask], GameOutcome] = play_game) -> MatchResult:
     """Play a match and return its statistics.
 
     ``specs`` are four bot specs by lineup position (= seat without rotation). Records go to
@@ -596,7 +601,9 @@ def run_match(specs: Sequence[str], games: int, deals: int, seed: int, rotate: b
     game order. ``scoring``: "classic" or "pool" (``engine/scoring.py``). ``done``: outcomes of
     games of this same match played before (a match resumed); they are counted, not played
     again (and have no record). ``on_game`` is called with each game's outcome as soon as it
-    is played. Raises ValueError for bad counts and BotSpecError for bad specs.
+    is played. ``play`` plays one game (``play_game``, or a benchmark's function that also
+    measures something of it; forked workers run it). Raises ValueError for bad counts and
+    BotSpecError for bad specs.
     """
     _check_match(specs, games, deals, seed, jobs, time_cap)
     if scoring not in SCORINGS:
@@ -606,7 +613,7 @@ def run_match(specs: Sequence[str], games: int, deals: int, seed: int, rotate: b
     out = open(records_path, "w", encoding="utf-8") if own_file else records_file  # type: ignore[arg-type]  # noqa: SIM115
     tasks = match_tasks(lineup, games, deals, seed, rotate, time_cap, out is not None, scoring)
     known = {(o.game, o.rotation): o for o in done}
-    played = _outcomes([t for t in tasks if (t.game, t.rotation) not in known], jobs)
+    played = _outcomes([t for t in tasks if (t.game, t.rotation) not in known], jobs, play)
     result = MatchResult(lineup, seed, rotate, scoring=scoring)
     bar = _Progress(len(tasks), sys.stderr) if progress else None
     try:

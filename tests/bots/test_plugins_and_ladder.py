@@ -91,6 +91,7 @@ def _ladder() -> Any:
     spec = importlib.util.spec_from_file_location("ladder", ROOT / "benchmarks" / "ladder.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules["ladder"] = module  # (its dataclasses look their module up)
     spec.loader.exec_module(module)
     return module
 
@@ -131,3 +132,53 @@ def test_a_ladder_row_in_two_sittings_is_the_row_in_one(tmp_path: Path,
                         "11", "--jobs", "1", "--keep", str(keep)]) == 2
     err = capsys.readouterr().err
     assert f"{keep} line 6 is not a kept game" in err and "Traceback" not in err
+
+
+def test_a_paired_ladder_replays_each_deal_as_it_was_played(monkeypatch: pytest.MonkeyPatch
+                                                            ) -> None:
+    """The replay of a deal with the game's own bots and seeds is the deal itself, card for
+    card (pool and tie-break deals too); with the field bot in its place, the same lineup
+    gains exactly nothing."""
+    from nil_tui.bots import search, seat_seed
+    from nil_tui.engine.records import from_record
+    from nil_tui.sim import match_tasks, play_game
+
+    monkeypatch.setattr(search, "DEFAULT_SAFETY_CAP", search.DEFAULT_SAFETY_CAP)
+    ladder = _ladder()
+    replays = 0
+    for scoring in ("classic", "pool"):
+        for task in match_tasks(["normal", "easy", "easy", "easy"], 2, 3, 8, True, None, True,
+                                scoring):
+            game = from_record(play_game(task).record)
+            specs = [task.specs[k] for k in (task.position(s) for s in range(4))]
+            seeds = [seat_seed(task.seed, task.position(s)) for s in range(4)]
+            for deal in game.deals:
+                again = ladder.replayed(deal, specs, seeds)
+                assert [t.cards for t in again.tricks] == [t.cards for t in deal.tricks]
+                assert again.points == deal.points
+                replays += 1
+    assert replays >= 40  # (2 scorings x 8 games x 3 deals; a perfect game ends one early)
+    for task in match_tasks(["easy"] * 4, 2, 3, 8, True, None, False, "pool"):
+        pairs = ladder.paired_game(task).pairs
+        assert pairs and all(mine == theirs for mine, theirs in pairs)
+
+
+def test_a_paired_ladder_row_shows_normal_beating_easy_and_keeps_its_pairs(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from nil_tui.bots import search
+
+    monkeypatch.setattr(search, "DEFAULT_SAFETY_CAP", search.DEFAULT_SAFETY_CAP)
+    ladder = _ladder()
+    keep = tmp_path / "paired.jsonl"
+    row = ladder.run_row("normal/easy", 8, 2, 3, 1, None, "pool", keep, True)
+    lo, hi = row["paired_ci95"]
+    assert 0 < lo < row["paired_gain"] < hi and row["paired_deals"] == 16
+    # the gain and the field's luck add up to the edge, deal by deal
+    assert row["paired_gain"] + row["replay_edge"] == pytest.approx(row["edge"], abs=1e-5)
+    lines = [json.loads(line) for line in keep.read_text().splitlines()]
+    assert len(lines) == 32 and all(g["paired"] and len(g["pairs"]) >= 1 for g in lines)
+    again = ladder.run_row("normal/easy", 8, 2, 3, 1, None, "pool", keep, True)
+    assert {k: again[k] for k in row if k not in ("seconds", "games_kept_before")} == {
+        k: row[k] for k in row if k != "seconds"}
+    plain = ladder.run_row("normal/easy", 8, 2, 3, 1, None, "pool", keep)  # the same games
+    assert plain["edge"] == row["edge"] and len(keep.read_text().splitlines()) == 32
