@@ -174,7 +174,7 @@ def kept_games(path: Path, key: dict[str, object]) -> list[GameOutcome]:
                     or not set(game.losers) <= {0, 1, 2, 3}):
                 raise ValueError("not a game of four seats")
             games.append(game)
-        except (ValueError, TypeError, KeyError) as exc:
+        except (ValueError, TypeError, KeyError, AttributeError) as exc:
             raise KeepError(f"{path} line {n} is not a kept game ({exc!r}); move the file "
                             "away to start the row again") from None
     return games

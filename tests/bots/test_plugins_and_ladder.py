@@ -132,6 +132,12 @@ def test_a_ladder_row_in_two_sittings_is_the_row_in_one(tmp_path: Path,
                         "11", "--jobs", "1", "--keep", str(keep)]) == 2
     err = capsys.readouterr().err
     assert f"{keep} line 6 is not a kept game" in err and "Traceback" not in err
+    lines[5] = "[1, 2]"  # JSON, but not a game
+    keep.write_text("\n".join(lines) + "\n")
+    assert ladder.main(["--rows", "normal/easy", "--games", "3", "--deals", "2", "--seed",
+                        "11", "--jobs", "1", "--keep", str(keep), "--paired"]) == 2
+    err = capsys.readouterr().err
+    assert f"{keep} line 6 is not a kept game" in err and "Traceback" not in err
 
 
 def test_a_paired_ladder_replays_each_deal_as_it_was_played(monkeypatch: pytest.MonkeyPatch
