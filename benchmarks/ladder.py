@@ -79,11 +79,13 @@ class PairedOutcome(GameOutcome):
 
 def deal_value(d: Deal) -> tuple[float, float, float, float]:
     """A finished agreed deal's points, a tie-break to come counting half the pool for each of
-    its two seats (``Deal.worth`` without a perfect game's bonus)."""
-    s = d.settle()
-    out = [float(x) for x in s.points]
-    for seat in s.tiebreak:
-        out[seat] += s.pool / 2
+    its two seats: ``Deal.worth`` without a perfect game's bonus (no points, as in the edge)."""
+    from nil_tui.engine.scoring import PERFECT_WORTH
+
+    out = list(d.worth)
+    perfect = d.settle().perfect
+    if perfect is not None:
+        out[perfect] -= PERFECT_WORTH
     return (out[0], out[1], out[2], out[3])
 
 
