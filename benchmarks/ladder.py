@@ -24,7 +24,9 @@ A long row can be played in several sittings:
 writes every game to the file as soon as it is played; stopped (Ctrl-C, a closed terminal, a
 killed process) and run again with the same row, seed, deals and scoring, it plays only the
 games not yet in the file, and prints the row of them all: the same figures as one sitting.
-Asking for more ``--games`` later lengthens the row.
+Asking for more ``--games`` later lengthens the row. ``--first-game N`` plays and counts only
+the games from number N on (a game's cards depend only on the seed and its number): a long row
+shared among machines, each playing its own range into its own file.
 
 ``--paired`` also plays every deal of every game a second time, from the same cards, pool and
 totals, with a bot of the field in the place of the bot under test (the other three seats hold
@@ -34,7 +36,8 @@ seat and deal: the luck of the cards and of the pool cancels out, so a smaller g
 in the edge itself. The replays are played by the field's bots alone: for the expert against
 hard they add about half the games' time (45%), for cheap bots as much again. A deal that
 leaves a tie-break to come counts half the pool for each of its two seats in both (the
-tie-break deal itself is not replayed); a perfect game, as in the edge, no points.
+tie-break deal itself is not replayed); a perfect game, as in the edge, no points. The gain
+is also printed by the deal's place in the game: first (the pool empty), middle, last.
 """
 
 from __future__ import annotations
@@ -124,10 +127,11 @@ def paired_game(task: GameTask) -> PairedOutcome:
                          outcome.taken, outcome.losers, outcome.incidents, None, pairs)
 
 
-def paired_gain(games: Sequence[GameOutcome]) -> dict[str, object]:
+def paired_gain(games: Sequence[GameOutcome], deals: int) -> dict[str, object]:
     """The paired figures of a row: per agreed deal of the match (its rotations averaged, as
     the edge is), the gain (the seat's edge minus the field bot's in its place), with its 95%
-    interval, and the field bot's mean edge in that seat (the luck the gain leaves out)."""
+    interval, and the field bot's mean edge in that seat (the luck the gain leaves out); and
+    the gain by the deal's place in a game of ``deals`` deals (first, middle, last)."""
     from nil_tui.sim import mean_ci95
 
     cells: dict[tuple[int, int], list[float]] = {}
@@ -140,8 +144,18 @@ def paired_gain(games: Sequence[GameOutcome]) -> dict[str, object]:
     gains = [c[0] / c[2] for _, c in sorted(cells.items())]
     gain, lo, hi = mean_ci95(gains)
     field_edge = sum(c[1] / c[2] for c in cells.values()) / max(1, len(cells))
+    by_place: dict[str, list[float]] = {"first": [], "middle": [], "last": []}
+    for (_, d), c in sorted(cells.items()):
+        place = "first" if d == 0 else "last" if d == deals - 1 else "middle"
+        by_place[place].append(c[0] / c[2])
+    places = {}
+    for place, values in by_place.items():
+        if values:
+            m, p_lo, p_hi = mean_ci95(values)
+            places[place] = [round(m, 6), round((p_hi - p_lo) / 2, 6), len(values)]
     return {"paired_gain": round(gain, 6), "paired_ci95": [round(lo, 6), round(hi, 6)],
-            "paired_deals": len(gains), "replay_edge": round(field_edge, 6)}
+            "paired_deals": len(gains), "replay_edge": round(field_edge, 6),
+            "paired_by_place": places}
 
 
 class KeepError(Exception):
@@ -216,7 +230,8 @@ def keep_game(path: Path, key: dict[str, object], game: GameOutcome) -> None:
 
 def run_row(name: str, games: int, deals: int, seed: int, jobs: int,
             time_cap: float | None = None, scoring: str = "classic",
-            keep: Path | None = None, paired: bool = False) -> dict[str, object]:
+            keep: Path | None = None, paired: bool = False,
+            first_game: int = 0) -> dict[str, object]:
     """One row of the ladder; with ``keep``, the games already kept there are not played
     again, and each new one is kept as soon as it is played. ``paired``: every deal is also
     played with a field bot in the place of the bot under test (``paired_game``)."""
@@ -232,7 +247,7 @@ def run_row(name: str, games: int, deals: int, seed: int, jobs: int,
         key["paired"] = True
     done = kept_games(keep, key) if keep is not None else []
     start = time.perf_counter()
-    outcomes = [g for g in done if g.game < games]
+    outcomes = [g for g in done if first_game <= g.game < games]
 
     def on_game(game: GameOutcome) -> None:
         outcomes.append(game)
@@ -241,16 +256,20 @@ def run_row(name: str, games: int, deals: int, seed: int, jobs: int,
 
     result = run_match([hero, field, field, field], games, deals, seed, rotate=True, jobs=jobs,
                        time_cap=time_cap, scoring=scoring, done=done, on_game=on_game,
-                       play=paired_game if paired else play_game).to_json()
+                       play=paired_game if paired else play_game,
+                       first_game=first_game).to_json()
     row = dict(result["bots"][hero])
     other = result["bots"][field]
     row.update(field_games_lost=other["games_lost"], field_games=other["games"])
-    row.update(row=name, hero=hero, field=field, games_played=games, deals_per_game=deals,
+    row.update(row=name, hero=hero, field=field, games_played=games - first_game,
+               deals_per_game=deals,
                seed=seed, seconds=round(time.perf_counter() - start, 1), scoring=scoring)
     if paired:
-        row.update(paired_gain(outcomes))
+        row.update(paired_gain(outcomes, deals))
+    if first_game:
+        row.update(first_game=first_game)
     if done:
-        row.update(games_kept_before=len({g.game for g in done if g.game < games}))
+        row.update(games_kept_before=len({g.game for g in done if first_game <= g.game < games}))
     return row
 
 
@@ -273,15 +292,18 @@ def paired_line(row: dict[str, object]) -> str:
     return (f"  paired: {row['hero']}'s gain over {row['field']} in the same seat and deal "
             f"{cast('float', row['paired_gain']):+.3f} [{lo:+.3f}, {hi:+.3f}] ({sig}; "
             f"{row['paired_deals']} deals; {row['field']} in its place: "
-            f"{cast('float', row['replay_edge']):+.3f})")
+            f"{cast('float', row['replay_edge']):+.3f})" + "".join(
+                f"\n    {place} deals ({n}): {m:+.3f} +/- {half:.3f}" for place, (m, half, n)
+                in cast("dict[str, list[float]]", row.get("paired_by_place", {})).items()))
 
 
 def fmt_row(row: dict[str, object]) -> str:
     lo, hi = cast("tuple[float, float]", row["edge_ci95"])
     sig = "yes" if lo > 0 or hi < 0 else "no"
     pool = " (pool)" if row.get("scoring") == "pool" else ""
+    frm = f" (from game {row['first_game']})" if row.get("first_game") else ""
     return (f"| {row['hero']} vs 3 {row['field']}{pool} | "
-            f"{row['games_played']}x{row['deals_per_game']}"
+            f"{row['games_played']}x{row['deals_per_game']}{frm}"
             f" | {row['points_per_deal']:.3f} | {row['edge']:+.3f} [{lo:+.3f}, {hi:+.3f}] | "
             f"{sig} | {row['clean_share']:.1%} |")
 
@@ -312,6 +334,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", metavar="FILE.jsonl", type=Path,
                         help="keep every game played in this file, and play only the games "
                         "of the row not yet kept there (a long row in several sittings)")
+    parser.add_argument("--first-game", type=int, default=0, metavar="N",
+                        help="play and count only the games from number N (from 0) up to "
+                        "--games: a long row shared among machines, each with its own range")
     args = parser.parse_args(argv)
     if args.report:
         try:
@@ -337,9 +362,14 @@ def main(argv: list[str] | None = None) -> int:
     print(HEADER, flush=True)
     for name in names:
         games = args.games or DEFAULT_GAMES[name]
+        if not 0 <= args.first_game < games:
+            print(f"ladder: --first-game must be from 0 to {games - 1} (the row has {games} "
+                  f"games), not {args.first_game}", file=sys.stderr)
+            return 2
         try:
             row = run_row(name, games, args.deals, args.seed, args.jobs,
-                          args.time_cap or None, args.scoring, args.keep, args.paired)
+                          args.time_cap or None, args.scoring, args.keep, args.paired,
+                          args.first_game)
         except KeepError as exc:
             print(f"ladder: {exc}", file=sys.stderr)
             return 2

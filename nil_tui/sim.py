@@ -593,7 +593,8 @@ def run_match(specs: Sequence[str], games: int, deals: int, seed: int, rotate: b
               records_file: TextIO | None = None, scoring: str = CLASSIC,
               done: Sequence[GameOutcome] = (),
               on_game: Callable[[GameOutcome], None] | None = None,
-              play: Callable[[GameTask], GameOutcome] = play_game) -> MatchResult:
+              play: Callable[[GameTask], GameOutcome] = play_game,
+              first_game: int = 0) -> MatchResult:
     """Play a match and return its statistics.
 
     ``specs`` are four bot specs by lineup position (= seat without rotation). Records go to
@@ -602,8 +603,10 @@ def run_match(specs: Sequence[str], games: int, deals: int, seed: int, rotate: b
     games of this same match played before (a match resumed); they are counted, not played
     again (and have no record). ``on_game`` is called with each game's outcome as soon as it
     is played. ``play`` plays one game (``play_game``, or a benchmark's function that also
-    measures something of it; forked workers run it). Raises ValueError for bad counts and
-    BotSpecError for bad specs.
+    measures something of it; forked workers run it). ``first_game``: the games before it are
+    left out, neither played nor counted (a long match shared among several runs, each with
+    its own range; a game's cards depend only on the seed and its number). Raises ValueError
+    for bad counts and BotSpecError for bad specs.
     """
     _check_match(specs, games, deals, seed, jobs, time_cap)
     if scoring not in SCORINGS:
@@ -611,7 +614,12 @@ def run_match(specs: Sequence[str], games: int, deals: int, seed: int, rotate: b
     lineup = (specs[0], specs[1], specs[2], specs[3])
     own_file = records_file is None and records_path is not None
     out = open(records_path, "w", encoding="utf-8") if own_file else records_file  # type: ignore[arg-type]  # noqa: SIM115
-    tasks = match_tasks(lineup, games, deals, seed, rotate, time_cap, out is not None, scoring)
+    if isinstance(first_game, bool) or not isinstance(first_game, int) \
+            or not 0 <= first_game < games:
+        raise ValueError(f"first_game must be a whole number from 0 to {games - 1}, not "
+                         f"{first_game!r}")
+    tasks = [t for t in match_tasks(lineup, games, deals, seed, rotate, time_cap,
+                                    out is not None, scoring) if t.game >= first_game]
     known = {(o.game, o.rotation): o for o in done}
     played = _outcomes([t for t in tasks if (t.game, t.rotation) not in known], jobs, play)
     result = MatchResult(lineup, seed, rotate, scoring=scoring)

@@ -254,12 +254,24 @@ def test_the_built_in_oracle_gets_a_copy_of_the_deal(monkeypatch: pytest.MonkeyP
     ({"games": 0}, ValueError), ({"deals": 0}, ValueError), ({"deals": 100}, ValueError),
     ({"jobs": 0}, ValueError), ({"time_cap": -1.0}, ValueError),
     ({"specs": ("easy", "easy", "easy")}, ValueError), ({"seed": "x"}, TypeError),
+    ({"first_game": 1}, ValueError), ({"first_game": -1}, ValueError),
+    ({"first_game": True}, ValueError),
 ])
 def test_run_match_rejects_bad_arguments(kwargs: dict[str, Any], error: type) -> None:
     args: dict[str, Any] = {"specs": SPECS, "games": 1, "deals": 1, "seed": 1}
     args.update(kwargs)
     with pytest.raises(error):
         run_match(**args)
+
+
+def test_a_match_split_into_ranges_plays_the_same_games() -> None:
+    whole: list[Any] = []
+    tail: list[Any] = []
+    run_match(SPECS, 3, 2, 9, rotate=True, time_cap=None, on_game=whole.append)
+    result = run_match(SPECS, 3, 2, 9, rotate=True, time_cap=None, on_game=tail.append,
+                       first_game=2)
+    assert [g.game for g in tail] == [2] * 4 and tail == [g for g in whole if g.game == 2]
+    assert result.to_json()["games"] == 4  # only the games of the range are counted
 
 
 # --- every process of a match ends with it -----------------------------------------------------

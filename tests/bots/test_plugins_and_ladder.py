@@ -188,3 +188,23 @@ def test_a_paired_ladder_row_shows_normal_beating_easy_and_keeps_its_pairs(
         k: row[k] for k in row if k != "seconds"}
     plain = ladder.run_row("normal/easy", 8, 2, 3, 1, None, "pool", keep)  # the same games
     assert plain["edge"] == row["edge"] and len(keep.read_text().splitlines()) == 32
+    by_place = row["paired_by_place"]  # two deals a game: a first and a last, no middle
+    assert set(by_place) == {"first", "last"} and by_place["first"][2] == 8
+    assert (by_place["first"][0] + by_place["last"][0]) / 2 == pytest.approx(row["paired_gain"],
+                                                                            abs=1e-5)
+    # a row shared between two machines: games 5 to 7 (kept already: nothing played)
+    tail = ladder.run_row("normal/easy", 8, 2, 3, 1, None, "pool", keep, True, 5)
+    assert tail["games_played"] == 3 and tail["paired_deals"] == 6 and tail["first_game"] == 5
+    assert len(keep.read_text().splitlines()) == 32
+    head = ladder.run_row("normal/easy", 5, 2, 3, 1, None, "pool", None, True)  # played again
+    assert (head["paired_gain"] * 10 + tail["paired_gain"] * 6) / 16 == pytest.approx(
+        row["paired_gain"], abs=1e-5)
+
+
+def test_a_ladder_row_refuses_a_first_game_outside_it(capsys: pytest.CaptureFixture[str]
+                                                     ) -> None:
+    ladder = _ladder()
+    for first in ("3", "-1"):
+        assert ladder.main(["--rows", "normal/easy", "--games", "3", "--first-game", first]) == 2
+        err = capsys.readouterr().err
+        assert "--first-game must be from 0 to 2" in err and "Traceback" not in err
