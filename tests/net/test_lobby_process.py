@@ -44,10 +44,12 @@ class Terminal:
     def text(self) -> str:
         return ANSI.sub(b"", self.raw).decode("utf-8", "replace")
 
-    def until(self, pattern: str, timeout: float = 60.0) -> re.Match[str]:
+    def until(self, pattern: str, timeout: float = 60.0, since: int = 0) -> re.Match[str]:
+        """The first match of ``pattern`` in what was drawn from byte ``since`` of the raw
+        output on (``len(self.raw)`` before a key: only what the key brought)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            found = re.search(pattern, self.text)
+            found = re.search(pattern, ANSI.sub(b"", self.raw[since:]).decode("utf-8", "replace"))
             if found:
                 return found
             ready, _, _ = select.select([self.fd], [], [], 0.2)
@@ -117,11 +119,14 @@ def test_setup_hosts_a_table_and_a_guest_appears_in_the_lobby(tmp_path: Path) ->
                                                               ("person", "Gus")]
         app.type(b"\x1b")  # leave: asked first
         app.until(r"Leave the table\?")
+        mark = len(app.raw)
         app.type(b"y")
-        app.until(r"nobody wants a trick", 60)  # back in setup
+        app.until(r"nobody wants a trick", 60, since=mark)  # back in setup
         guest.read_until(r"Lost the table", 60)  # the table closed under the guest
         app.type(b"\x11")  # ctrl+q
-        assert app.wait() == 0
+        status = app.wait()
+        reports = "".join(f.read_text() for f in sorted(home.rglob("crash-*.log")))
+        assert status == 0, app.text[-2000:] + reports
     finally:
         app.close()
         if guest is not None:
