@@ -611,13 +611,13 @@ def run_match(specs: Sequence[str], games: int, deals: int, seed: int, rotate: b
     _check_match(specs, games, deals, seed, jobs, time_cap)
     if scoring not in SCORINGS:
         raise ValueError(f"scoring must be one of {', '.join(SCORINGS)}, not {scoring!r}")
-    lineup = (specs[0], specs[1], specs[2], specs[3])
-    own_file = records_file is None and records_path is not None
-    out = open(records_path, "w", encoding="utf-8") if own_file else records_file  # type: ignore[arg-type]  # noqa: SIM115
     if isinstance(first_game, bool) or not isinstance(first_game, int) \
             or not 0 <= first_game < games:
         raise ValueError(f"first_game must be a whole number from 0 to {games - 1}, not "
                          f"{first_game!r}")
+    lineup = (specs[0], specs[1], specs[2], specs[3])
+    own_file = records_file is None and records_path is not None
+    out = open(records_path, "w", encoding="utf-8") if own_file else records_file  # type: ignore[arg-type]  # noqa: SIM115
     tasks = [t for t in match_tasks(lineup, games, deals, seed, rotate, time_cap,
                                     out is not None, scoring) if t.game >= first_game]
     known = {(o.game, o.rotation): o for o in done}
