@@ -42,14 +42,18 @@ class Terminal:
 
     @property
     def text(self) -> str:
-        return ANSI.sub(b"", self.raw).decode("utf-8", "replace")
+        return self.drawn()
+
+    def drawn(self, since: int = 0) -> str:
+        """What was drawn from byte ``since`` of the raw output on, its escapes taken out."""
+        return ANSI.sub(b"", self.raw[since:]).decode("utf-8", "replace")
 
     def until(self, pattern: str, timeout: float = 60.0, since: int = 0) -> re.Match[str]:
         """The first match of ``pattern`` in what was drawn from byte ``since`` of the raw
         output on (``len(self.raw)`` before a key: only what the key brought)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            found = re.search(pattern, ANSI.sub(b"", self.raw[since:]).decode("utf-8", "replace"))
+            found = re.search(pattern, self.drawn(since))
             if found:
                 return found
             ready, _, _ = select.select([self.fd], [], [], 0.2)
