@@ -29,7 +29,9 @@ EXIT_BROKEN_PIPE = 141  # what a shell reports for a program stopped by SIGPIPE 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        # One line: an argument argparse quotes as typed may hold a newline or a CR.
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {one_line(message)} "
+                  f"(see {self.prog} --help)\n")
 
     def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
         # argparse drops write errors silently: --help > /dev/full would "succeed".
