@@ -46,7 +46,9 @@ CARD_WIDTH = 5  # "╭───╮"
 
 def card_box(look: CardLook, card: Card | None, *, dim: bool = False, cursor: bool = False,
              winner: bool = False, back: bool = False) -> list[Text]:
-    """A card drawn as three lines of five cells (a framed face)."""
+    """A card drawn as three lines of five cells (a framed face). A card you may not play
+    (``dim``) keeps only the corners of its frame and a faint face, so it differs from the
+    others in its characters too: without colour, and in ASCII ("+   +" against "+---+")."""
     frame = "#8a8a8a"
     if cursor or winner:
         frame = "#f5c542"
@@ -59,9 +61,12 @@ def card_box(look: CardLook, card: Card | None, *, dim: bool = False, cursor: bo
         label = look.face(card)
         face = Text(label.rjust(3), style=Style(color=look.colour(card.suit), bold=not dim,
                                                 dim=dim))
-    top = "╔═══╗" if cursor or winner else "╭───╮"
-    bottom = "╚═══╝" if cursor or winner else "╰───╯"
-    side = "║" if cursor or winner else "│"
+    if cursor or winner:
+        top, bottom, side = "╔═══╗", "╚═══╝", "║"
+    elif dim:
+        top, bottom, side = "╭   ╮", "╰   ╯", " "
+    else:
+        top, bottom, side = "╭───╮", "╰───╯", "│"
     middle = Text(side, style=frame_style)
     middle.append_text(face)
     middle.append(side, style=frame_style)

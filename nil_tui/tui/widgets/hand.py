@@ -58,17 +58,35 @@ class Hand(Widget, can_focus=True):
         if cards:
             self.cursor = min(max(self.cursor, 0), len(cards) - 1)
 
+    def stops(self) -> list[int]:
+        """Where the cursor may stop: on your turn only the cards you may play, else on any
+        card."""
+        if self.active:
+            stops = [i for i, card in enumerate(self.cards) if card in self.legal]
+            if stops:
+                return stops
+        return list(range(len(self.cards)))
+
+    def _place(self, stops: list[int]) -> int:
+        """The cursor's place among ``stops`` (off them, which the table avoids by putting
+        the cursor on a card you may play when your turn comes: the nearest stop on its
+        left)."""
+        return max(0, sum(1 for i in stops if i <= self.cursor) - 1)
+
     def move(self, step: int) -> None:
-        """Move the cursor ``step`` cards; past either end it comes round to the other."""
-        if self.cards:
-            self.cursor = (self.cursor + step) % len(self.cards)
+        """Move the cursor ``step`` stops (see :meth:`stops`); past either end it comes round
+        to the other."""
+        stops = self.stops()
+        if stops:
+            self.cursor = stops[(self._place(stops) + step) % len(stops)]
 
     def action_ends(self, last: int) -> None:
-        """Home / End: the cursor to the first or the last card, as the screen moves it (so
+        """Home / End: the cursor to the first or the last stop, as the screen moves it (so
         a key during a finished trick's pause does what an arrow key does there)."""
-        if not self.cards:
+        stops = self.stops()
+        if not stops:
             return
-        step = (len(self.cards) - 1 if last else 0) - self.cursor
+        step = (len(stops) - 1 if last else 0) - self._place(stops)
         mover = getattr(self.screen, "action_move", None)
         if callable(mover):
             mover(step)
