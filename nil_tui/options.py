@@ -56,9 +56,11 @@ def options_from_dict(data: dict[str, Any], base: PlayOptions | None = None) -> 
     if isinstance(bots, (list, tuple)) and len(bots) == 3 and all(
             isinstance(b, str) and b.strip() for b in bots):
         from .bots import HIDDEN
+        from .textsafe import has_control
 
-        # A bot that sees every hand (the oracle) plays only in simulate: never at a table.
-        if not any(b.strip() in HIDDEN for b in bots):
+        # A bot that sees every hand (the oracle) plays only in simulate: never at a table;
+        # a spec holding a control character is refused wherever it enters (settings too).
+        if not any(b.strip() in HIDDEN or has_control(b) for b in bots):
             out = replace(out, bots=(bots[0], bots[1], bots[2]))
     seed = data.get("seed")
     if seed is None or (isinstance(seed, int) and not isinstance(seed, bool)):

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
 
 from ..engine import Card, PlayerView
+from ..textsafe import has_control, one_line
 
 ENTRY_POINT_GROUP = "nil_tui.bots"
 
@@ -89,21 +90,37 @@ def _load_target(target: str, spec: str) -> Callable[..., Any]:
 
 
 def plugin_entry_points() -> dict[str, str]:
-    """Installed plugin bots: entry-point name -> "module:Name"."""
+    """Installed plugin bots: entry-point name -> "module:Name". A plugin whose name or
+    target holds a character a terminal would obey is left out: its name would be shown and
+    written in records."""
     from importlib.metadata import entry_points
 
     try:
         eps = entry_points(group=ENTRY_POINT_GROUP)
     except Exception:  # noqa: BLE001 - broken metadata must not break the app
         return {}
-    return {ep.name: ep.value for ep in eps if ep.name not in LEVELS}
+    return {ep.name: ep.value for ep in eps if ep.name not in LEVELS
+            and not has_control(ep.name) and not has_control(ep.value)}
+
+
+def clean_spec(spec: object) -> str:
+    """A bot spec as given, its spaces around stripped; BotSpecError when it is empty or holds
+    a character a terminal would obey (ESC, a newline, a mark that turns the direction of
+    text...): a spec is shown on screens and written in records as it is, so such a spec
+    (a plugin module named with an ESC in it, say) is refused where it enters."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise BotSpecError(f"empty bot spec {spec!r}")
+    spec = spec.strip()
+    if has_control(spec):
+        raise BotSpecError(f"bot spec '{one_line(spec)}' holds a control character (a bot "
+                           "spec, a plugin's module and class names included, is printable "
+                           "text on one line)")
+    return spec
 
 
 def make_bot(spec: str, *, seed: int) -> Bot:
     """Build a bot from a spec: a level name, an installed plugin's name, or module:Name."""
-    if not isinstance(spec, str) or not spec.strip():
-        raise BotSpecError(f"empty bot spec {spec!r}")
-    spec = spec.strip()
+    spec = clean_spec(spec)
     if spec in LEVELS:
         target = LEVELS[spec].target
     elif spec in HIDDEN:
@@ -144,8 +161,8 @@ def seat_seed(game_seed: int | None, seat: int) -> int:
 
 
 __all__ = ["ENTRY_POINT_GROUP", "HIDDEN", "LEVELS", "Bot", "BotMissing", "BotPlayer",
-           "BotSpecError", "Choice", "Level", "advise", "check_spec", "make_bot", "open_player",
-           "plugin_entry_points", "seat_seed"]
+           "BotSpecError", "Choice", "Level", "advise", "check_spec", "clean_spec", "make_bot",
+           "open_player", "plugin_entry_points", "seat_seed"]
 
 if TYPE_CHECKING:
     from .players import BotPlayer, open_player
@@ -167,9 +184,7 @@ def check_spec(spec: str) -> None:
     """Raise BotSpecError unless the spec names a bot that can play here: BotMissing when it
     names a plugin that is not installed. Built-in levels are checked by name; a plugin is
     loaded and built in its own process (as a game would), never in this one."""
-    if not isinstance(spec, str) or not spec.strip():
-        raise BotSpecError(f"empty bot spec {spec!r}")
-    spec = spec.strip()
+    spec = clean_spec(spec)
     if spec in LEVELS or spec in HIDDEN:
         return
     from .players import open_player

@@ -24,7 +24,16 @@ from pathlib import Path
 from typing import IO, Any
 
 from ..engine import DECK, Card, Deal, PlayerView
-from . import HIDDEN, LEVELS, BotMissing, BotSpecError, make_bot, plugin_entry_points, protocol
+from . import (
+    HIDDEN,
+    LEVELS,
+    BotMissing,
+    BotSpecError,
+    clean_spec,
+    make_bot,
+    plugin_entry_points,
+    protocol,
+)
 from .safety import DEFAULT, Choice, _Default, default_time_cap, fallback_card
 
 START_TIMEOUT = 10.0  # seconds a plugin's process may take to start and build its bot
@@ -657,9 +666,7 @@ def open_player(spec: str, seed: int, *, time_cap: float | None | _Default = DEF
 
     BotSpecError (one line) when the spec names no bot that can be built here; BotMissing
     when it names a plugin that is not installed (the app can offer a built-in level)."""
-    if not isinstance(spec, str) or not spec.strip():
-        raise BotSpecError(f"empty bot spec {spec!r}")
-    spec = spec.strip()
+    spec = clean_spec(spec)
     cap = default_time_cap() if isinstance(time_cap, _Default) else time_cap
     if spec in LEVELS or spec in HIDDEN:
         return _BuiltinPlayer(spec, make_bot(spec, seed=seed), cap)

@@ -75,14 +75,28 @@ def _optional_fields(game: Game) -> dict[str, Any]:
     if game.is_over:
         out["losers"] = list(game.losers)
     if game.incidents:
-        out["incidents"] = [dict(i) for i in game.incidents]
+        out["incidents"] = [_written(i) for i in game.incidents]
     if game.undone:
-        out["undone"] = [dict(u) for u in game.undone]
+        out["undone"] = [_written(u) for u in game.undone]
     if game.assists:
         out["assists"] = list(game.assists)
     if game.challenge is not None:
         out["challenge"] = game.challenge.to_dict()
     return out
+
+
+def _written(value: Any) -> Any:
+    """A player's, an incident's or an undo's fields as a record keeps them: every text with
+    its control characters escaped (``escape_controls``), so that the game never writes one,
+    whoever named a player or a bot (a record read back is the same)."""
+    if isinstance(value, str):
+        return escape_controls(value)
+    if isinstance(value, dict):
+        return {escape_controls(k) if isinstance(k, str) else k: _written(v)
+                for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_written(v) for v in value]
+    return value
 
 
 def to_record(game: Game) -> dict[str, Any]:
@@ -94,7 +108,7 @@ def to_record(game: Game) -> dict[str, Any]:
         "created": now_utc(),
         "seed": game.seed,
         "rules": {"deals_planned": game.deals_planned, "scoring": game.scoring},
-        "players": [dict(p) for p in game.players],
+        "players": [_written(p) for p in game.players],
         "deals_planned": game.deals_planned,
         "cut": None if game.cut is None else {
             "draws": [[None if c is None else str(c) for c in row] for row in game.cut.draws],

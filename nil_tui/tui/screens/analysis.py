@@ -21,6 +21,7 @@ from textual.widgets import DataTable, Footer, ProgressBar, Static
 
 from ...driver import short_text
 from ...engine import SEAT_NAMES, Game
+from ...textsafe import one_line
 from ..widgets.cards import CardLook
 from ..words import count, percent
 from .base import NilScreen, close_screen
@@ -224,7 +225,7 @@ class AnalysisScreen(NilScreen):
             self.results[message.deal] = message.result
             self._keep(message.deal, message.result)
         else:
-            self.problems[message.deal] = message.problem or "unknown problem"
+            self.problems[message.deal] = one_line(message.problem or "unknown problem")
         if all(d in self.results or d in self.problems for d in self.deals):
             self.running = None
             self.query_one("#analysis-progress").display = False

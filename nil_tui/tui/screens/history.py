@@ -15,6 +15,7 @@ from textual.widgets import DataTable, Footer, Static
 from ...engine import Game, RecordError
 from ...store import HistoryRow, Store
 from ...store.summaries import ASSISTED
+from ...textsafe import one_line
 from ..widgets.cards import CardLook
 from ..words import count
 from .base import close_screen
@@ -49,10 +50,11 @@ def result_text(row: HistoryRow) -> Text:
 LEVEL_SHORT = {"normal": "norm", "expert": "exp"}
 
 
-def opponents_text(row: HistoryRow) -> str:
+def opponents_text(row: HistoryRow) -> Text:
     """Who played against you, short: "easy x3", "easy/norm/hard" for mixed levels,
     "challenge 11-30" for a daily challenge; ``*`` marks an assisted game (hints, meter or
-    undo)."""
+    undo). Plain text, with anything a terminal would obey escaped: the levels are the bot
+    specs the store kept, which may name any plugin."""
     text = row.opponents
     assisted = text.endswith(ASSISTED)
     if assisted:
@@ -62,7 +64,7 @@ def opponents_text(row: HistoryRow) -> str:
         text = f"challenge {challenge[5:] or challenge}"
     elif ", " in text:
         text = "/".join(LEVEL_SHORT.get(level, level) for level in text.split(", "))
-    return text + ("*" if assisted else "")
+    return Text(one_line(text + ("*" if assisted else "")))
 
 
 def points_text(totals: list[int]) -> str:
@@ -116,7 +118,7 @@ class HistoryScreen(Screen[None]):
         table.add_column("You | W N E", key="points")
         for row in self.rows:
             result = result_text(row) if row.finished else Text("Unfinished", style="italic")
-            table.add_row(local_time(row.finished_at), str(row.deals), result,
+            table.add_row(Text(one_line(local_time(row.finished_at))), str(row.deals), result,
                           opponents_text(row), points_text(row.totals), key=str(row.id))
         empty = not self.rows
         table.display = not empty

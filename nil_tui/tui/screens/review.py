@@ -13,6 +13,7 @@ from textual.reactive import reactive
 from textual.widgets import Footer, Static
 
 from ...engine import SEAT_NAMES, Card, Deal, Game, describe_result
+from ...textsafe import one_line
 from ..widgets.cards import CardLook
 from ..widgets.trick import TrickInfo, TrickView
 from .base import NilScreen, close_screen
@@ -69,7 +70,9 @@ class ReviewScreen(NilScreen):
         self.game = game
         # Each seat by its true name (a shared table's game is turned: its seat 0 sits there).
         self.names = tuple(SEAT_NAMES[(seat + home) & 3] for seat in range(4))
-        self.title_text = title or f"Game of {game.deals_planned} deals (seed {game.seed})"
+        # The title may quote a file's name or the store's words: shown, never obeyed.
+        self.title_text = one_line(title or
+                                   f"Game of {game.deals_planned} deals (seed {game.seed})")
         self.look = look or CardLook()
         self._ready = False  # the widgets exist (``is_mounted`` is still False in on_mount)
 

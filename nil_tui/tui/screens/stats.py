@@ -15,6 +15,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Sparkline, Static
 
 from ...store import ChallengeResult, SeriesPoint, Shares, Store
+from ...textsafe import one_line
 from ..widgets.charts import BarChart, LineChart, Series
 from ..words import count
 from .base import close_screen
@@ -44,7 +45,9 @@ def running_average(values: list[float], over: int) -> list[float]:
 
 
 def figures_row(name: str, f: Shares, ascii: bool = False) -> tuple[str | Text, ...]:
-    return (name, str(f.games), f"{f.lost} ({share(f.lost, f.games, ascii)})", str(f.deals),
+    """A level's figures; its name (a bot spec the store kept) as plain text, with anything
+    a terminal would obey escaped."""
+    return (Text(one_line(name)), str(f.games), f"{f.lost} ({share(f.lost, f.games, ascii)})", str(f.deals),
             f"{f.clean_deals} ({share(f.clean_deals, f.deals, ascii)})",
             f"{f.points_per_deal:.2f}" if f.deals else ("-" if ascii else "—"))
 
@@ -222,7 +225,7 @@ class StatsScreen(Screen[None]):
         chart = self.query_one("#stats-clean", BarChart)
         chart.styles.height = max(5, len(levels) + 3)  # a row a level, the frame and axis
         chart.update(
-            [name for name, _ in levels],
+            [one_line(name) for name, _ in levels],
             [round(100 * f.clean_deals / f.deals, 1) for _, f in levels])
 
     def action_close(self) -> None:
