@@ -6,8 +6,8 @@ deal with the expert's on the very same cards: the expert plays the player's sea
 same three bots (same seeds, same budgets), and the difference says who played them better.
 
 The expert's game (the *reference*) takes a minute or more of CPU, so the app computes it in a
-process of its own while the player plays (:class:`ReferenceProcess`) and keeps it, so each
-date is worked out once. It counts work, never time, so it is the same on every machine.
+process of its own while the player plays (:class:`ReferenceProcess`), at the lowest priority
+(it takes only the CPU the table leaves), and keeps it, so each date is worked out once. It counts work, never time, so it is the same on every machine.
 """
 
 from __future__ import annotations
@@ -257,10 +257,7 @@ def _child(date: str, target: str, results: Connection, lifeline: Connection) ->
         os.close(quiet)
     except OSError:
         pass
-    try:
-        os.nice(10)  # the player's table comes first
-    except (AttributeError, OSError):
-        pass
+    lowest_priority(0)  # (set by the parent too: once more, should that have failed)
     try:
         import importlib
 
@@ -274,6 +271,23 @@ def _child(date: str, target: str, results: Connection, lifeline: Connection) ->
         results.send(("failed", short_text(exc)))
     finally:
         results.close()
+
+
+def lowest_priority(pid: int) -> None:
+    """Run process ``pid`` (0: this one) only on what the player's table leaves: the lowest
+    niceness (19) and, on Linux, the idle scheduling class (a CPU time slice only when no
+    other process wants one). The reference is work the player did not ask for: it must
+    never slow the bots at the table."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, pid, 19)
+    except (AttributeError, OSError):
+        pass
+    idle = getattr(os, "SCHED_IDLE", None)
+    if idle is not None:
+        try:
+            os.sched_setscheduler(pid, idle, os.sched_param(0))
+        except OSError:
+            pass
 
 
 class ReferenceProcess:
@@ -293,6 +307,8 @@ class ReferenceProcess:
                                               child_lifeline),
                                         daemon=True)
         self._process.start()
+        if self._process.pid is not None:  # at once, before it has even imported the game
+            lowest_priority(self._process.pid)
         child_results.close()  # the child holds its own ends: EOF comes when it is gone
         child_lifeline.close()
         self._stopped = False
