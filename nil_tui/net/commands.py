@@ -29,13 +29,32 @@ def seconds(text: str) -> float:
 
 
 def port(text: str) -> int:
+    """A port to listen on, 0 (any free port) to 65535, checked before anything opens."""
+    from .keys import port_number
+
     try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a port number, got "
-                                         f"{argtypes.shown(text)}") from None
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError("expected a port 0-65535 (0: any free port)")
+        return port_number(text.strip())
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"{exc} (0: any free port)") from None
+
+
+def bind(text: str) -> str:
+    """The address to listen on: an IP address or a host name, checked before anything opens
+    (an empty one would listen everywhere and print an invite nobody can use)."""
+    from .keys import host_address
+
+    try:
+        return host_address(text.strip())
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def connections(text: str) -> int:
+    digits = text.strip()
+    value = int(digits) if digits.isascii() and digits.isdigit() and len(digits) <= 6 else 0
+    if not 1 <= value <= 100_000:
+        raise argparse.ArgumentTypeError(f"expected 1 to 100000 connections, got "
+                                         f"{argtypes.shown(text)}")
     return value
 
 
@@ -61,7 +80,7 @@ def add_host_parser(sub: Any) -> None:
     host.add_argument("--scoring", choices=("classic", "pool"), default="classic",
                       help="how deals are scored: classic (the default) or pool (the "
                       "original game's; see nil-tui rules)")
-    host.add_argument("--bind", default="127.0.0.1", metavar="ADDR",
+    host.add_argument("--bind", type=bind, default="127.0.0.1", metavar="ADDR",
                       help="address to listen on (default: 127.0.0.1, this machine only)")
     host.add_argument("--port", type=port, default=None, metavar="P",
                       help="port to listen on (default: 4711; 0 for any free port)")
@@ -80,13 +99,17 @@ def add_host_parser(sub: Any) -> None:
     host.add_argument("--away-timeout", type=seconds, default=60.0, metavar="SECONDS",
                       help="how long a dropped player's seat waits before a normal bot "
                       "plays it until they are back (default: 60)")
+    host.add_argument("--turn-timeout", type=seconds, default=120.0, metavar="SECONDS",
+                      help="how long the table waits for the card of a player who is "
+                      "connected but does not play, before a normal bot plays for them until "
+                      "they play again (default: 120)")
     host.add_argument("--deal-pause", type=seconds, default=30.0, metavar="SECONDS",
                       help="the longest wait after a deal for the players to ask for the "
                       "next one (default: 30)")
     host.add_argument("--ping-timeout", type=seconds, default=20.0, metavar="SECONDS",
                       help="a connection that answers no ping for this long is dropped "
                       "(its player counts as away; default: 20)")
-    host.add_argument("--max-connections", type=int, default=64, metavar="N",
+    host.add_argument("--max-connections", type=connections, default=64, metavar="N",
                       help="connections open at once, at most (default: 64)")
     host.add_argument("--resume", action="store_true",
                       help="bring back the last table (after a crash or a kill): same "
@@ -158,7 +181,8 @@ def host_settings(args: argparse.Namespace) -> HostSettings:
                         scoring=args.scoring, bind=args.bind, port=args.port,
                         certfile=args.certfile, keyfile=args.keyfile, name=args.name,
                         seat=not args.no_seat, players=args.players,
-                        away_timeout=args.away_timeout, deal_pause=args.deal_pause,
+                        away_timeout=args.away_timeout, turn_timeout=args.turn_timeout,
+                        deal_pause=args.deal_pause,
                         ping_timeout=args.ping_timeout, max_connections=args.max_connections,
                         resume=args.resume, replace=args.replace)
 

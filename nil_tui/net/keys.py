@@ -85,6 +85,43 @@ class InviteError(ValueError):
     pass
 
 
+MAX_HOST = 253  # the longest host name DNS allows
+
+
+def _quoted(text: str) -> str:
+    """``text`` quoted for a one-line message, cut short when it is long."""
+    return repr(text[:40]) + (f"... ({len(text)} characters)" if len(text) > 40 else "")
+
+
+def host_address(text: str) -> str:
+    """An IP address (IPv6 with or without brackets) or a host name in plain ASCII letters,
+    digits and dashes, as a table listens on it or an invite names it; ValueError with one
+    line otherwise (an empty one, a name that is not ASCII or too long: the resolver would
+    fail later, with a traceback)."""
+    import ipaddress
+
+    name = text[1:-1] if text.startswith("[") and text.endswith("]") else text
+    try:
+        return str(ipaddress.ip_address(name))
+    except ValueError:
+        pass
+    labels = name.split(".")
+    if not name or len(name) > MAX_HOST or not all(
+            0 < len(label) <= 63 and label.isascii() and label.replace("-", "").isalnum()
+            and not label.startswith("-") and not label.endswith("-") for label in labels):
+        raise ValueError(f"{_quoted(text)} is not an IP address or a host name (ASCII "
+                         "letters, digits and dashes)")
+    return name
+
+
+def port_number(text: str, low: int = 0) -> int:
+    """A port written in ASCII digits, ``low`` to 65535; ValueError with one line."""
+    if not (text.isascii() and text.isdigit() and len(text) <= 5) or \
+            not low <= int(text) <= 65535:
+        raise ValueError(f"the port {_quoted(text)} is not a number {low}-65535")
+    return int(text)
+
+
 def parse_invite(text: str) -> Invite:
     """``nil://HOST:PORT/SECRET``, ``nils://...``, or ``HOST:PORT/SECRET`` (plain)."""
     text = text.strip()
@@ -109,11 +146,10 @@ def parse_invite(text: str) -> Invite:
     if not host:
         raise InviteError("the invite names no host")
     try:
-        port = int(port_text) if port_text else DEFAULT_PORT
-    except ValueError:
-        raise InviteError(f"the invite's port {port_text!r} is not a number") from None
-    if not 0 < port < 65536:
-        raise InviteError(f"the invite's port {port} is not 1-65535")
+        host = host_address(host)
+        port = port_number(port_text, 1) if port_text else DEFAULT_PORT
+    except ValueError as exc:
+        raise InviteError(f"in the invite, {exc}") from None
     return Invite(host, port, secret, tls)
 
 
@@ -194,6 +230,6 @@ def keep_assists(home: Path, invite: Invite, assists: Sequence[str]) -> None:
             pass
 
 
-__all__ = ["DEFAULT_PORT", "Invite", "InviteError", "find_key", "grouped", "keep_assists",
-           "keep_key", "kept_assists", "kept_key", "new_secret", "normal_secret",
-           "parse_invite", "same_secret"]
+__all__ = ["DEFAULT_PORT", "Invite", "InviteError", "find_key", "grouped", "host_address",
+           "keep_assists", "keep_key", "kept_assists", "kept_key", "new_secret",
+           "normal_secret", "parse_invite", "port_number", "same_secret"]
