@@ -242,6 +242,7 @@ def test_the_table_screen_plays_a_shared_table_by_keys(size: tuple[int, int], tm
 
                     screen.status = status  # type: ignore[method-assign]
 
+                metered = False
                 for _ in range(3000):
                     await pilot.pause(0.02)
                     screen = app.screen
@@ -249,17 +250,23 @@ def test_the_table_screen_plays_a_shared_table_by_keys(size: tuple[int, int], tm
                         break
                     if isinstance(screen, SummaryScreen):
                         seen_summary = True
-                    if isinstance(screen, (TableScreen, SummaryScreen)):
-                        await pilot.press("enter")
                     if isinstance(screen, TableScreen) and not said:
                         listen(screen)
-                        await pilot.press("u", "m")
+                        await pilot.press("u")
                         assert ("Undo is off at a shared table.", True) in said
                         assert not screen.check_action("undo", ())
+                    # The meter's key on your turn: nothing moves until you play (while a
+                    # trick is on show, any key only puts the trick away).
+                    if isinstance(screen, TableScreen) and not metered and \
+                            screen.session.state().pace == "your_turn":
+                        await pilot.press("m")
                         assert screen.session.meter_on and screen.session.state().assisted
+                        metered = True
+                    if isinstance(screen, (TableScreen, SummaryScreen)):
+                        await pilot.press("enter")
                 else:
                     raise AssertionError(f"no game over: {app.screen!r}")
-                assert seen_summary
+                assert seen_summary and metered
                 await client.close()
         store = Store.open(nil_home)
         try:
