@@ -1,3 +1,3 @@
 """nil-tui: Zero (Nil), the French trick-taking game, in the terminal."""
 
-__version__ = "0.1.0"
+__version__ = "1.0.0"
