@@ -68,10 +68,14 @@ if TYPE_CHECKING:
     from ..options import PlayOptions
 
 # Seconds a bot's card waits before it lands, and a finished trick stays in view, by speed.
+# A bot thinks during its card's pause, so the pause is a floor, not an addition. At normal,
+# a round (the bots' cards from yours to your next turn, three at the median, and one trick
+# on show) takes 1.8 s when the bots are quick: time to see each card land and read the
+# trick, and room for an expert's thinking within 2 s (benchmarks/pace.py).
 PAUSES: dict[str, tuple[float, float]] = {
     "instant": (0.0, 0.0),
     "fast": (0.15, 0.6),
-    "normal": (0.45, 1.3),
+    "normal": (0.3, 0.9),
     "slow": (0.9, 2.5),
 }
 

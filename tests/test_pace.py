@@ -1,0 +1,81 @@
+"""The pace at the default speed, without a terminal: bots that answer at once, and a clock
+that moves only with the session's own waits. What is left is the pause the game makes on
+purpose, from your card to your next turn (the rest of your trick, the trick on show, the
+next one up to you: 0 to 6 bots' cards): short enough for a brisk round (a median of at most
+2.0 s and a 90th percentile of at most 3.0 s, which leaves the experts room to think inside
+them: the targets with experts are 2.0 s and 3.5 s), long enough to see each card land and
+to read a finished trick."""
+
+from __future__ import annotations
+
+import heapq
+import statistics
+
+from nil_tui.driver import GameDriver
+from nil_tui.engine import Game, Phase
+from nil_tui.options import PlayOptions
+from nil_tui.session import game_session as gs
+from nil_tui.session import protocol as p
+
+PLAYERS = [{"name": "South", "kind": "human"}] + [
+    {"name": n, "kind": "bot", "bot": "easy"} for n in ("West", "North", "East")]
+
+
+class Clock:
+    """Carries out a session's effects: a bot answers at once, a wait ends at its time."""
+
+    def __init__(self, session: gs.GameSession) -> None:
+        self.session = session
+        self.now = 0.0
+        self.timers: list[tuple[float, int, tuple[str, int]]] = []
+        self.asked: list[gs.AskBot] = []
+        self.count = 0
+
+    def take(self, out: list[gs.Out]) -> None:
+        for item in out:
+            if isinstance(item, gs.Wait):
+                self.count += 1
+                heapq.heappush(self.timers, (self.now + item.seconds, self.count, item.token))
+            elif isinstance(item, gs.AskBot):
+                self.asked.append(item)
+
+    def until_my_turn(self) -> bool:
+        """Run to your next turn in this deal (False: the deal ended first)."""
+        s = self.session
+        while not (s.on_show is None and s.driver.human_to_move()):
+            if s.driver.phase is not Phase.PLAYING and s.on_show is None:
+                return False
+            if self.asked:
+                ask = self.asked.pop(0)
+                self.take(s.bot_decided(s.driver.decide(ask.request)))
+            else:
+                due, _, token = heapq.heappop(self.timers)
+                self.now = max(self.now, due)
+                self.take(s.timer_done(token))
+        return True
+
+
+def test_the_default_speed_gives_a_brisk_round_that_still_shows_each_card() -> None:
+    rounds = []
+    for seed in (11, 12, 13):
+        game = Game(1, seed, players=PLAYERS)
+        options = PlayOptions(deals=1, bots=("easy",) * 3, seed=seed, auto_play=False)
+        assert options.speed == "normal"  # the default
+        session = gs.GameSession(GameDriver(game), options)
+        clock = Clock(session)
+        clock.take(session.start())
+        assert clock.until_my_turn()
+        while True:
+            started = clock.now
+            clock.take(session.act(p.PlayCard(session.game.deal.legal_moves()[0])))
+            if not clock.until_my_turn():
+                break
+            rounds.append(clock.now - started)
+    assert len(rounds) >= 20
+    rounds.sort()
+    assert statistics.median(rounds) <= 2.0
+    assert rounds[int(0.9 * len(rounds))] <= 3.0
+    card, trick = gs.PAUSES["normal"]
+    assert card >= 0.25 and trick >= 0.8  # time to see a card land, to read a trick
+    fast, slow = gs.PAUSES["fast"], gs.PAUSES["slow"]
+    assert fast[0] <= card <= slow[0] and fast[1] <= trick <= slow[1]
