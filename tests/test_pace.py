@@ -79,3 +79,23 @@ def test_the_default_speed_gives_a_brisk_round_that_still_shows_each_card() -> N
     assert card >= 0.25 and trick >= 0.8  # time to see a card land, to read a trick
     fast, slow = gs.PAUSES["fast"], gs.PAUSES["slow"]
     assert fast[0] <= card <= slow[0] and fast[1] <= trick <= slow[1]
+
+
+def test_a_seat_says_it_is_thinking_only_once_its_bot_has_taken_a_second() -> None:
+    game = Game(1, 11, players=PLAYERS)
+    session = gs.GameSession(GameDriver(game), PlayOptions(deals=1, bots=("easy",) * 3,
+                                                           seed=11, auto_play=False))
+    out = session.start()
+    if session.driver.human_to_move():
+        out = session.act(p.PlayCard(session.game.deal.legal_moves()[0]))
+    asked = [item for item in out if isinstance(item, gs.AskBot)]
+    assert asked
+    seat = asked[0].request.seat
+    assert session.thinking is None  # a quick decision: no word of thinking
+    slow = [item for item in out if isinstance(item, gs.Wait) and item.token[0] == "slow"]
+    assert [wait.seconds for wait in slow] == [gs.THINKING_AFTER] == [1.0]
+    session.timer_done(slow[0].token)  # a second on, the bot is still deciding
+    assert session.thinking == seat
+    assert session.state().thinking == seat
+    session.bot_decided(session.driver.decide(asked[0].request))
+    assert session.thinking is None  # decided: its card lands after its pause

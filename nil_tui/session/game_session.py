@@ -79,6 +79,10 @@ PAUSES: dict[str, tuple[float, float]] = {
     "slow": (0.9, 2.5),
 }
 
+# Seconds a bot may decide before its seat says it is thinking (most decisions end within
+# their card's pause: no word then; a longer one, on a loaded machine say, is never a mystery).
+THINKING_AFTER = 1.0
+
 # Seconds a card you are forced to play stays under the cursor before it is played for you.
 AUTO_PLAY_DELAY: dict[str, float] = {"instant": 0.3, "fast": 0.4, "normal": 0.7, "slow": 1.2}
 
@@ -191,6 +195,7 @@ class PacedGame:
         self._show_waits = False  # ... until the player goes on (no timer)
         self._show_token = 0
         self._asked: Request | None = None  # the bot deciding (its answer is awaited)
+        self._slow_turn = -1  # the turn whose bot has been deciding for THINKING_AFTER s
         self._answer: Decision | None = None  # a bot's answer waiting to land
         self._land_due = False  # the pause before the awaited card is over
         self._land_timer = False  # a Wait for that pause is out
@@ -221,9 +226,11 @@ class PacedGame:
 
     @property
     def thinking(self) -> int | None:
-        """The seat whose bot is deciding the position shown, if any."""
+        """The seat whose bot has been deciding the position shown for a while
+        (:data:`THINKING_AFTER`), if any."""
         asked = self._asked
-        if asked is None or asked.turn != self.driver.turn or self._on_show is not None:
+        if (asked is None or asked.turn != self.driver.turn or self._on_show is not None
+                or self._slow_turn != asked.turn):
             return None
         return asked.seat
 
@@ -306,6 +313,11 @@ class PacedGame:
             if number != self._show_token or self._on_show is None:
                 return []
             return self._put_away()
+        if kind == "slow":  # the bot still deciding this turn is now said to be thinking
+            asked = self._asked
+            if asked is not None and asked.turn == number == self.driver.turn:
+                self._slow_turn = number
+            return []
         if kind == "land":
             if number != self.driver.turn:
                 return []
@@ -440,7 +452,7 @@ class PacedGame:
         self._asked = request
         self._answer = None
         self._land_due = self._land_timer = False
-        out: list[Out] = [AskBot(request)]
+        out: list[Out] = [AskBot(request), Wait(THINKING_AFTER, ("slow", request.turn))]
         if self._on_show is None and self._watching:
             out.extend(self._start_landing())
         return out
@@ -696,7 +708,7 @@ def open_session(game: Game, options: PlayOptions, *, opener: Opener | None = No
 
 
 __all__ = [
-    "AUTO_PLAY_DELAY", "CHALLENGE_REFUSALS", "PAUSES", "AskBot", "AssistedNow",
+    "AUTO_PLAY_DELAY", "CHALLENGE_REFUSALS", "PAUSES", "THINKING_AFTER", "AskBot", "AssistedNow",
     "DealSummary", "Effect", "EstimateMeter", "FindHint", "ForcedSoon", "GameFinished",
     "GameSession", "MeterKey", "Out", "PacedGame", "ShowTrick", "TableNote", "Wait", "YourTurn",
     "help_words", "level_title",
