@@ -4,7 +4,7 @@
 
 COMMAND is given to ``sh -c`` as it is (README's install-and-play line, say), with the
 environment this script has. Once the setup screen shows, ctrl+q quits it, and the command
-must end within a few seconds. Exit status 0 when all of that happened in time; otherwise 1,
+must end within 30 seconds. Exit status 0 when all of that happened in time; otherwise 1,
 with what the terminal showed last. Standard library only: it runs before anything is
 installed.
 """
@@ -42,6 +42,7 @@ def run(command: str, timeout: float) -> int:
     deadline = time.monotonic() + timeout
     seen_at: float | None = None
     quit_sent = False
+    last_quit = 0.0
     status: int | None = None
     while time.monotonic() < deadline:
         ready, _, _ = select.select([fd], [], [], 0.2)
@@ -58,20 +59,27 @@ def run(command: str, timeout: float) -> int:
                 if all(mark in shown for mark in SETUP_MARKS):
                     seen_at = time.monotonic()
                     print(f"first_run: the setup screen is up ({len(output)} bytes shown)")
-        if seen_at is not None and not quit_sent and time.monotonic() - seen_at > 1.0:
-            os.write(fd, b"\x11")  # ctrl+q: quit, whatever has the focus
-            quit_sent = True
-            deadline = min(deadline, time.monotonic() + 15)
+        # ctrl+q quits, whatever has the focus. The first frame can come before the terminal
+        # is switched to raw input (a ctrl+q typed then is taken as flow control), so it is
+        # typed again every few seconds until the game ends.
+        if seen_at is not None and time.monotonic() - last_quit > 3.0:
+            os.write(fd, b"\x11")
+            last_quit = time.monotonic()
+            if not quit_sent:
+                quit_sent = True
+                deadline = min(deadline, time.monotonic() + 30)
         done, code = os.waitpid(pid, os.WNOHANG)
         if done:
             status = code
             break
-    if status is None:
-        try:
-            done, code = os.waitpid(pid, os.WNOHANG)
-            status = code if done else None
-        except ChildProcessError:
-            status = None
+    # The terminal closes a moment before the command's status can be read: wait for it,
+    # within the time left.
+    while status is None and time.monotonic() < deadline:
+        done, code = os.waitpid(pid, os.WNOHANG)
+        if done:
+            status = code
+        else:
+            time.sleep(0.05)
     if status is None:  # out of time: end the command and all it started
         if _alive(pid):
             os.killpg(pid, signal.SIGKILL)  # pty.fork made it a session leader

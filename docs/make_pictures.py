@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import sys
 import tempfile
 from collections.abc import Awaitable, Callable
@@ -119,14 +120,31 @@ async def whole_game() -> None:
 
 
 SCENES: list[Callable[[], Awaitable[None]]] = [table, setup, whole_game]
+# Game over names the record's file: the same folder and time on every run.
+HOME = Path(tempfile.gettempdir()) / "nil-tui-pictures"
+STAMP = "2026-12-06_20-00-00"
+
+
+def _fixed_clock() -> None:
+    """Records are named by the time they are written: the pictures show one fixed time."""
+    from nil_tui.store import aside, files
+
+    for module in (aside, files):
+        if hasattr(module, "stamp"):
+            module.stamp = lambda: STAMP  # type: ignore[attr-defined]
 
 
 def main() -> int:
     PICTURES.mkdir(parents=True, exist_ok=True)
+    _fixed_clock()
     for scene in SCENES:
-        with tempfile.TemporaryDirectory(prefix="nil-pictures-") as home:
-            os.environ["NIL_TUI_HOME"] = home  # a fresh data folder: no saved game, no settings
+        shutil.rmtree(HOME, ignore_errors=True)
+        HOME.mkdir()
+        os.environ["NIL_TUI_HOME"] = str(HOME)  # a fresh data folder: no saved game, no settings
+        try:
             asyncio.run(scene())
+        finally:
+            shutil.rmtree(HOME, ignore_errors=True)
     return 0
 
 
