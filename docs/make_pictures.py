@@ -16,7 +16,7 @@ import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -119,7 +119,7 @@ async def whole_game() -> None:
     raise SystemExit("make_pictures: the game never ended")
 
 
-SCENES: list[Callable[[], Awaitable[None]]] = [table, setup, whole_game]
+SCENES: list[Callable[[], Coroutine[Any, Any, None]]] = [table, setup, whole_game]
 # Game over names the record's file: the same folder and time on every run.
 HOME = Path(tempfile.gettempdir()) / "nil-tui-pictures"
 STAMP = "2026-12-06_20-00-00"

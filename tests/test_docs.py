@@ -48,8 +48,8 @@ def test_readme_commands_are_one_line_each_and_the_tests_on_the_first_screen() -
 
 
 def test_readme_names_every_command() -> None:
-    named = set(re.findall(r"^\| `nil-tui (\w+)", README, flags=re.M))
-    named |= set(re.findall(r"^\| `nil-tui \w+[^|]*` / `(\w+)", README, flags=re.M))
+    named = set(re.findall(r"^\| `nil-tui (\w+)", README, flags=re.MULTILINE))
+    named |= set(re.findall(r"^\| `nil-tui \w+[^|]*` / `(\w+)", README, flags=re.MULTILINE))
     assert named == set(commands())
 
 
@@ -69,5 +69,5 @@ def test_command_line_reference_is_the_parsers() -> None:
 
 def test_changelog_names_this_version_first() -> None:
     changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
-    first = re.search(r"^## (\S+)", changelog, flags=re.M)
+    first = re.search(r"^## (\S+)", changelog, flags=re.MULTILINE)
     assert first is not None and first.group(1) == nil_tui.__version__
