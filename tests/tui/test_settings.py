@@ -27,7 +27,8 @@ from nil_tui.tui.screens.gameover import GameOverScreen
 from nil_tui.tui.screens.setup import SetupScreen, speed_words, strength_words
 from nil_tui.tui.words import SEAT_LABELS
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+# Where the measured strength of each level is published.
+LEVELS_PAGE = Path(__file__).resolve().parents[2] / "docs" / "bots" / "levels.md"
 SOUTH_LEADS = 2  # with this seed East deals, so South leads the first trick
 
 
@@ -299,7 +300,7 @@ async def test_setup_fits_80x24_with_resume_and_three_levels_described() -> None
 
 def test_each_level_says_its_measured_strength_in_words() -> None:
     titles = {spec: level.title for spec, level in LEVELS.items()}
-    readme = README.read_text(encoding="utf-8")
+    readme = LEVELS_PAGE.read_text(encoding="utf-8")
     for level in LEVELS.values():
         words = strength_words(level.measured, titles)
         assert words is not None, level.measured
