@@ -8,7 +8,9 @@ before it reads anything. Without ``os.fork`` the host serves one game and exits
 
 The messages (see :mod:`nil_tui.bots.protocol`) travel on the host's standard input and on a
 copy of its standard output; the plugin's own ``print`` and anything written to file
-descriptor 1 go to standard error, which the game sends to a log file.
+descriptor 1 go to standard error. The game names its log file (``plugins.log``); the
+plugin's standard error is a pipe that the warden below copies there, never past the log's
+limit (:mod:`nil_tui.bots.pluginlog`), however much the plugin writes.
 
 Two processes make the host. The first (the *warden*) runs only this module's code: it puts
 the second in a user and PID namespace of its own where Linux allows it (so that the
@@ -35,6 +37,7 @@ from typing import Any
 from .. import processes
 from ..engine import Card
 from . import protocol
+from .pluginlog import Log
 
 CLOSED = 87  # exit status of a game's process that found the game gone (the host ends too)
 SANDBOX_ENV = "NIL_TUI_PLUGIN_SANDBOX"  # "off": no namespaces (the fallback, on purpose)
@@ -267,9 +270,11 @@ def _own_proc() -> str | None:
     return why
 
 
-def _warden(inner: int, game_pid: int) -> None:
-    """Wait until the game or the host's second process is gone, or a signal asks this
-    process to end, then end every process below this one and leave."""
+def _warden(inner: int, game_pid: int, output: int, log: Log) -> None:
+    """Copy what the processes below write (``output``, their standard error) to the log
+    until the game or the host's second process is gone, or a signal asks this process to
+    end; then end every process below this one, copy what they left in the pipe, and
+    leave."""
     woken, wake = os.pipe()
     os.set_blocking(wake, False)
     signal.set_wakeup_fd(wake)  # a signal makes ``woken`` readable
@@ -278,10 +283,13 @@ def _warden(inner: int, game_pid: int) -> None:
     try:
         watched = [fd for fd in (_pidfd(game_pid), _pidfd(inner)) if fd is not None]
         pause = 0.5 if len(watched) == 2 else 0.05
-        watched.append(woken)
+        watched += [woken, output]
         while os.getppid() == game_pid:
-            if woken in select.select(watched, [], [], pause)[0]:
+            ready = select.select(watched, [], [], pause)[0]
+            if woken in ready:
                 break
+            if output in ready and not _copy(output, log):
+                watched.remove(output)  # every process below has closed it
             if os.waitpid(inner, os.WNOHANG)[0]:
                 break
     except OSError:
@@ -292,24 +300,54 @@ def _warden(inner: int, game_pid: int) -> None:
         except OSError:
             pass
         processes.end_children()
+        try:
+            os.set_blocking(output, False)
+            for _ in range(64):  # what is left in the pipe (bounded: a writer may be left)
+                if not _copy(output, log):
+                    break
+        except OSError:
+            pass
+        log.close()
         os._exit(0)
 
 
-def main() -> None:
+def _copy(output: int, log: Log) -> bool:
+    """Copy one read of the plugin's output to the log; False at its end (or when there is
+    nothing more for now, on a pipe that does not block)."""
+    try:
+        chunk = os.read(output, 1 << 16)
+    except BlockingIOError:
+        return False
+    except InterruptedError:
+        return True
+    if not chunk:
+        return False
+    log.append(chunk)
+    return True
+
+
+def main(log: str | None = None) -> None:
+    """The host; ``log``: the file the plugin's output goes to (kept within its limit), else
+    it goes to this process's standard error as it is."""
     game_pid = os.getppid()
     sandbox: str | None = "no os.fork here"
     if hasattr(os, "fork"):
         processes.become_subreaper()
         moved, sandbox = _namespaces()
         warden = os.getpid()
+        output, output_end = os.pipe()
         inner = os.fork()
         if inner:
+            os.close(output_end)
             quiet = os.open(os.devnull, os.O_RDWR)
             os.dup2(quiet, 0)  # the game sees the end of the pipes when the host's
             os.dup2(quiet, 1)  # second process ends
             os.close(quiet)
-            _warden(inner, game_pid)
+            _warden(inner, game_pid, output, Log(log, fd=2))
             return
+        os.dup2(output_end, 2)  # the plugin's output goes through the warden
+        os.close(output_end)
+        os.close(output)
         # (the first process of a new PID namespace sees no parent: 0)
         if not processes.die_with_parent(None if moved else warden):
             os._exit(0)

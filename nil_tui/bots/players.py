@@ -32,6 +32,7 @@ from . import (
     clean_spec,
     make_bot,
     plugin_entry_points,
+    pluginlog,
     protocol,
 )
 from .safety import DEFAULT, Choice, _Default, default_time_cap, fallback_card
@@ -40,7 +41,7 @@ START_TIMEOUT = 10.0  # seconds a plugin's process may take to start and build i
 NOTICE_AFTER = 2.0  # seconds of loading a plugin before "starting plugin X..." is shown
 IDLE_TIMEOUT = 2.0  # seconds a plugin's process may take to finish a game it was told to end
 LOG_NAME = "plugins.log"  # in the data folder: what plugin bots write to stderr
-LOG_LIMIT = 1 << 20  # a log longer than this is started afresh (the old one kept as .1)
+LOG_LIMIT = pluginlog.LIMIT  # past this the log starts afresh (the old one kept as .1)
 INCIDENT_LIMIT = 300
 MAX_RESTARTS = 5  # fresh processes a plugin gets in one game; after that it is out of it
 SHORT_CAP = 1.0  # seconds per decision for the rest of a game after a plugin's first hang
@@ -155,7 +156,8 @@ class _Host:
         stderr = _open_log(log)
         try:
             self.proc = subprocess.Popen(
-                [sys.executable, "-c", _HOST_START, _PACKAGE_ROOT], stdin=subprocess.PIPE,
+                [sys.executable, "-c", _HOST_START, "" if log is None else str(log),
+                 _PACKAGE_ROOT], stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE, stderr=stderr, start_new_session=os.name == "posix",
                 bufsize=0)
         except OSError as exc:
@@ -377,14 +379,10 @@ def _say_sandbox(why: object, log: Path | None) -> None:
     line = (f"{time.strftime('%Y-%m-%d %H:%M:%S')} nil-tui: plugins run without a user and PID "
             f"namespace of their own here ({text}): each still runs in a process of its own "
             "with only its view, but it can see the game's processes.\n")
-    stream = _open_log(log)
-    if isinstance(stream, int):
-        return
-    try:
-        with stream:
-            stream.write(line.encode("utf-8", "replace"))
-    except OSError:
-        pass
+    if log is not None:
+        writer = pluginlog.Log(str(log))
+        writer.append(line.encode("utf-8", "replace"))
+        writer.close()
 
 
 _SELECT_PIPES = os.name == "posix"
@@ -392,7 +390,7 @@ _SELECT_PIPES = os.name == "posix"
 # resort on the path, in case it was found through a path set up in this process only.
 _PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
 _HOST_START = ("import sys; sys.path.append(sys.argv.pop()); "
-               "from nil_tui.bots.host import main; main()")
+               "from nil_tui.bots.host import main; main(sys.argv.pop() or None)")
 _LIVE: set[_Host] = set()
 _END = protocol.dump(protocol.END)
 _KINDS = {protocol.LOADED, protocol.MISSING, protocol.BROKEN, protocol.READY, protocol.IDLE,
@@ -487,12 +485,12 @@ def plugin_log() -> Path | None:
 
 
 def _open_log(path: Path | None) -> IO[bytes] | int:
+    """The host's own standard error: the log (its plugin's output is copied there within
+    the log's limit by the host, which starts it afresh when it is full)."""
     if path is None:
         return subprocess.DEVNULL
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        if path.exists() and path.stat().st_size > LOG_LIMIT:
-            path.replace(path.with_name(path.name + ".1"))
         return open(path, "ab")
     except OSError:
         return subprocess.DEVNULL
