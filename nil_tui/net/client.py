@@ -19,7 +19,7 @@ from .. import __version__
 from ..engine import Card
 from ..session import protocol as session
 from .keys import Invite
-from .protocol import JSON, PROTOCOL, act, encode, hello, is_session
+from .protocol import INVITE_HEADER, JSON, PROTOCOL, act, encode, hello, is_session
 
 
 class JoinError(Exception):
@@ -72,7 +72,8 @@ class TableClient:
             self.ws = await asyncio.wait_for(connect(
                 self.url, ssl=tls if self.invite.tls else None, max_size=2**22,
                 open_timeout=timeout, compression=None, ping_interval=10, ping_timeout=20,
-                close_timeout=2, proxy=None), timeout)
+                close_timeout=2, proxy=None,
+                additional_headers={INVITE_HEADER: self.invite.secret}), timeout)
         except InvalidStatus as exc:
             body = exc.response.body.decode("utf-8", "replace").strip() if exc.response.body \
                 else ""
@@ -126,6 +127,8 @@ class TableClient:
         kind = message.get("type")
         if kind in ("lobby", "seats"):
             self.seats = message
+            if "owner" in message and self.seat is not None:  # who may start moves on
+                self.owner = message["owner"] == self.seat
         elif kind == "record":
             self.record = message.get("record")
         elif kind == "deals":

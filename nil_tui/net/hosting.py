@@ -46,6 +46,7 @@ class HostSettings:
     seat: bool = True  # the host plays South (else the table runs without them)
     players: int | None = None  # start by itself once this many people are seated
     away_timeout: float = 60.0
+    turn_timeout: float = 120.0  # a person here who does not play: then the stand-in does
     deal_pause: float = 30.0
     ping_timeout: float = 20.0
     max_connections: int = 64
@@ -206,7 +207,8 @@ async def open_table(settings: HostSettings) -> HostedTable:
         record = game.to_record()
         others = [str(p.get("bot") or p.get("name")) for p in record["players"][1:]]
         store.finish_game(record, {"table": True, "bots": others})
-        if settings.own_history and table.seats[0].owner:  # the host played South: the game joins their history
+        if settings.own_history and table.seats[0].hosts:  # the host played South: the game
+            # joins their history
             mine = Store.open(settings.home)
             try:
                 mine.finish_game(record, {"table": True, "bots": others})
@@ -233,6 +235,7 @@ async def open_table(settings: HostSettings) -> HostedTable:
                                 "brings it back (or add --replace to open a new table)")
             config = TableConfig(deals=settings.deals, seed=settings.seed, bots=settings.bots,
                                  away_timeout=settings.away_timeout,
+                                 turn_timeout=settings.turn_timeout,
                                  deal_pause=settings.deal_pause, start_when=settings.players,
                                  scoring=settings.scoring)
             table = Table(config, save_game=save_game, save_table=save_table,
@@ -256,7 +259,7 @@ async def open_table(settings: HostSettings) -> HostedTable:
             store.clear_current()
         if settings.seat:
             table.seat_owner(0, settings.name)
-    table._keep()
+    table.keep()
     shown = bind if bind not in ("0.0.0.0", "::") else public_address()
     local = Invite("127.0.0.1" if bind in ("0.0.0.0", "127.0.0.1") else bind, port,
                    table.secret, tls is not None)

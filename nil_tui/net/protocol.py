@@ -25,6 +25,10 @@ PROTOCOL = 1
 MAX_MESSAGE = 4096
 """The largest message a client may send, in bytes (the largest real one is under 400)."""
 
+INVITE_HEADER = "Nil-Invite"
+"""A client may show the invite's secret in its WebSocket handshake under this header: the
+connection is then let in even while silent ones fill the places of those not yet seated."""
+
 MAX_NAME = 24
 """The longest player name, in characters."""
 
@@ -372,6 +376,7 @@ def state_json(state: session.TableState) -> str:
     return states_json([state])[0]
 
 
-__all__ = ["MAX_MESSAGE", "PROTOCOL", "Hello", "Refusal", "Request", "act", "clean_name",
+__all__ = ["INVITE_HEADER", "MAX_MESSAGE", "PROTOCOL", "Hello", "Refusal", "Request", "act",
+           "clean_name",
            "decode", "encode", "hello", "is_session", "read_hello", "read_request",
            "short_version", "state_json", "states_json"]

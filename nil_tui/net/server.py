@@ -2,9 +2,15 @@
 reaches the table.
 
 A connection must say hello with the invite within ``hello_timeout`` seconds or it is closed;
-it may send messages of at most ``MAX_MESSAGE`` bytes, at most ``rate`` a second (a burst of
-``burst``); each message's ``id`` must be larger than the last one (a replayed message is
-refused). What the table sends a connection goes through a queue of its own, so one that stops
+until then it counts among the connections not yet seated, of which one address may hold
+``per_address`` and all together ``unseated``, so that whoever floods the table with silent
+connections fills only those places: the rest of ``max_connections`` stays for players, and a
+client that shows the invite in its handshake (the ``Nil-Invite`` header) never waits behind
+them. A seated connection may send messages of at most ``MAX_MESSAGE`` bytes, at most
+``rate`` a second (a burst of ``burst``), not counting those the game waited for (a card on
+its turn, a go-on after a deal, the start): a client playing as fast as the game lets it
+never trips the limit. Each message's ``id`` must be larger than the last one (a replayed
+message is refused). What the table sends a connection goes through a queue of its own, so one that stops
 reading holds up nobody: when its queue is full it is closed (it may come back with its key
 and is sent the whole position again).
 """
@@ -24,7 +30,8 @@ from websockets.http11 import Request as HttpRequest
 from websockets.http11 import Response
 from websockets.protocol import Side, State
 
-from .protocol import JSON, MAX_MESSAGE, Refusal, encode, read_hello, read_request
+from . import keys
+from .protocol import INVITE_HEADER, JSON, MAX_MESSAGE, Refusal, encode, read_hello, read_request
 from .table import Table
 
 
@@ -32,6 +39,8 @@ from .table import Table
 class Limits:
     hello_timeout: float = 5.0
     max_connections: int = 64
+    unseated: int = 32  # connections that have not shown the invite yet, all together
+    per_address: int = 8  # ... and from one address
     rate: float = 20.0  # messages a second, on average
     burst: int = 40
     flood_close: int = 100  # refused over the rate before the connection is closed
@@ -137,6 +146,10 @@ class Connection:
         except ConnectionClosed:
             return
 
+    def refund(self) -> None:
+        """Give back the message the game was waiting for: it does not count."""
+        self.tokens = min(float(self.limits.burst), self.tokens + 1.0)
+
     def allow(self) -> bool:
         """The rate limit: a bucket of ``burst`` messages refilled at ``rate`` a second."""
         now = asyncio.get_running_loop().time()
@@ -159,6 +172,63 @@ def _text_frame_header(size: int) -> bytes:
     return bytes((0x81, 127)) + size.to_bytes(8, "big")
 
 
+class Gate:
+    """The connections open now, from their handshake to their end, and among them those
+    not seated yet, by address."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.open: dict[ServerConnection, str | None] = {}
+        """Every connection let in, with its address while it is not seated yet."""
+        self.unseated: dict[str, int] = {}
+
+    def refusal(self, address: str, invited: bool) -> str | None:
+        """Why a new connection from ``address`` may not come in now (None: it may)."""
+        if len(self.open) >= self.limits.max_connections:
+            return "This table has too many connections.\n"
+        if invited:
+            return None
+        if sum(self.unseated.values()) >= self.limits.unseated:
+            return "This table has too many connections that have not joined yet.\n"
+        if self.unseated.get(address, 0) >= self.limits.per_address:
+            return "Too many connections from your address have not joined yet.\n"
+        return None
+
+    def enter(self, connection: ServerConnection, address: str) -> None:
+        self.open[connection] = address
+        self.unseated[address] = self.unseated.get(address, 0) + 1
+        # the place is given back when the connection is lost, whatever became of its
+        # handshake (websockets runs no handler for a connection lost before it opened)
+        lost = getattr(connection, "connection_lost_waiter", None)
+        if isinstance(lost, asyncio.Future):
+            lost.add_done_callback(lambda _: self.leave(connection))
+
+    def seated(self, connection: ServerConnection) -> None:
+        """The connection showed the invite: it no longer holds a place of the unseated."""
+        address = self.open.get(connection)
+        if address is not None:
+            self.open[connection] = None
+            self._unseat(address)
+
+    def leave(self, connection: ServerConnection) -> None:
+        if connection in self.open:
+            address = self.open.pop(connection)
+            if address is not None:
+                self._unseat(address)
+
+    def _unseat(self, address: str) -> None:
+        left = self.unseated.get(address, 0) - 1
+        if left > 0:
+            self.unseated[address] = left
+        else:
+            self.unseated.pop(address, None)
+
+
+def _address(connection: ServerConnection) -> str:
+    peer = connection.remote_address
+    return str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+
+
 class TableServer:
     """Serves tables over WebSocket: one table, or many (the benchmark) told apart by the
     path of the address (``/`` or ``/t/N``)."""
@@ -166,15 +236,27 @@ class TableServer:
     def __init__(self, tables: dict[str, Table], limits: Limits | None = None) -> None:
         self.tables = tables
         self.limits = limits or Limits()
-        self.connections = 0
+        self.gate = Gate(self.limits)
         self.server: Server | None = None
 
+    @property
+    def connections(self) -> int:
+        return len(self.gate.open)
+
     def _too_many(self, connection: ServerConnection, request: HttpRequest) -> Response | None:
-        if self.connections >= self.limits.max_connections:
-            return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE,
-                                      "This table has too many connections.\n")
-        if request.path not in self.tables:
+        table = self.tables.get(request.path)
+        if table is None:
             return connection.respond(http.HTTPStatus.NOT_FOUND, "No table here.\n")
+        shown = request.headers.get(INVITE_HEADER)
+        invited = shown is not None and len(shown) <= 100 and keys.same_secret(shown,
+                                                                               table.secret)
+        address = _address(connection)
+        why = self.gate.refusal(address, invited)
+        if why is not None:
+            return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, why)
+        self.gate.enter(connection, address)
+        if invited:
+            self.gate.seated(connection)
         return None
 
     async def start(self, host: str, port: int,
@@ -199,11 +281,10 @@ class TableServer:
             await table.close()
 
     async def _serve(self, ws: ServerConnection) -> None:
-        self.connections += 1
         try:
             await self._session(ws)
         finally:
-            self.connections -= 1
+            self.gate.leave(ws)
 
     async def _session(self, ws: ServerConnection) -> None:
         table = self.tables[ws.request.path if ws.request is not None else "/"]
@@ -218,6 +299,7 @@ class TableServer:
         try:
             hello = read_hello(raw)
             seat = table.admit(hello, conn)
+            self.gate.seated(ws)
         except Refusal as exc:
             await _refuse(ws, exc)
             return
@@ -241,21 +323,22 @@ class TableServer:
             async for raw in ws:
                 if conn.closing:
                     return
-                if not conn.allow():
-                    if conn.flooded >= self.limits.flood_close:
-                        conn.close(1008, "too many messages")
-                        return
-                    if conn.flooded == 1 or conn.flooded % 10 == 0:
-                        conn.send(Refusal("rate", "too many messages: slow down").message())
-                    continue
+                allowed = conn.allow()
+                if not allowed and conn.flooded >= self.limits.flood_close:
+                    conn.close(1008, "too many messages")
+                    return
                 try:
                     request = read_request(raw)
+                    if not allowed:  # nothing is done: the client sends it again later
+                        raise Refusal("rate", f"too many messages: send it again in "
+                                      f"{1 / self.limits.rate:.2f} s", msg_id=request.id)
                     if request.id <= conn.last_id:
                         raise Refusal("replayed", f"message {request.id} comes after "
                                       f"{conn.last_id}: replayed or out of order",
                                       msg_id=request.id)
                     conn.last_id = request.id
-                    table.handle(seat, request)
+                    if table.handle(seat, request):
+                        conn.refund()
                 except Refusal as exc:
                     conn.send(exc.message())
                 except Exception as exc:  # noqa: BLE001 - one bad request must not end the table

@@ -10,14 +10,16 @@ in worker threads, so a slow bot never holds up the loop (other tables, other pl
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
-from ..driver import BotIncident, DriverEvent, GameDriver, Opener, default_opener
+from ..driver import Decision, DriverEvent, GameDriver, Opener
 from ..engine import SEAT_NAMES, DealEnded, DealStarted, Game, IllegalPlay, Phase
 from ..session import protocol as session
 from . import keys
+from .clock import STAND_IN, Clock
 from .protocol import (
     JSON,
     PROTOCOL,
@@ -30,11 +32,9 @@ from .protocol import (
 )
 from .values import finished_deals, news_of, seat_states
 
-if TYPE_CHECKING:
-    from ..driver import Player
+VERSION = re.compile(r"[0-9]+\.[0-9]+(\.[0-9A-Za-z.+-]*)?")
+"""What an ``app`` of a hello must look like: a nil-tui version."""
 
-STAND_IN = "normal"
-"""The bot that plays for a person who has been away longer than the table waits."""
 
 
 class Member(Protocol):
@@ -56,6 +56,11 @@ class TableConfig:
     """The bot for each seat nobody takes (the host's own seat's entry is used only when it
     plays without a local player)."""
     away_timeout: float = 60.0
+    """How long the table waits for a person whose connection is gone, before the stand-in
+    plays for them (in the lobby: before their seat is freed)."""
+    turn_timeout: float = 120.0
+    """How long the table waits for the card of a person who is connected but silent, before
+    the stand-in plays for them as for one away."""
     deal_pause: float = 30.0
     start_when: int | None = None
     """Start by itself once this many people are seated (else the owner sends ``start``)."""
@@ -63,7 +68,8 @@ class TableConfig:
 
     def to_json(self) -> JSON:
         return {"deals": self.deals, "seed": self.seed, "bots": list(self.bots),
-                "away_timeout": self.away_timeout, "deal_pause": self.deal_pause,
+                "away_timeout": self.away_timeout, "turn_timeout": self.turn_timeout,
+                "deal_pause": self.deal_pause,
                 "start_when": self.start_when, "scoring": self.scoring}
 
     @classmethod
@@ -72,6 +78,7 @@ class TableConfig:
         return cls(deals=int(data["deals"]), seed=data.get("seed"),
                    bots=(str(bots[0]), str(bots[1]), str(bots[2]), str(bots[3])),
                    away_timeout=float(data.get("away_timeout", 60.0)),
+                   turn_timeout=float(data.get("turn_timeout", 120.0)),
                    deal_pause=float(data.get("deal_pause", 30.0)),
                    start_when=data.get("start_when"),
                    scoring=str(data.get("scoring", "classic")))
@@ -83,7 +90,9 @@ class Seat:
     kind: str = "empty"  # "empty", "person", "bot"
     name: str = ""
     key: str | None = None
-    owner: bool = False
+    owner: bool = False  # the person who may start the game (see Table.settle_owner)
+    hosts: bool = False  # the host's own seat (kept for them, the owner whenever present)
+    joined: int = 0  # the order in which people sat down: the longest seated is owner next
     spec: str | None = None  # the bot of a bot seat
     member: Member | None = None
     away_since: float | None = None
@@ -98,9 +107,14 @@ class Seat:
                 "present": self.kind == "bot" or self.member is not None,
                 "stand_in": self.stand_in}
 
+    def free(self) -> None:
+        """Nobody sits here any more (its key opens nothing)."""
+        self.kind, self.key, self.name, self.owner = "empty", None, "", False
+        self.away_since, self.member = None, None
+
     def kept(self) -> JSON:
         return {"kind": self.kind, "name": self.name, "key": self.key, "owner": self.owner,
-                "spec": self.spec}
+                "host": self.hosts, "spec": self.spec}
 
 
 @dataclass
@@ -122,7 +136,7 @@ def waits_for_a_person_here(game: Game | None, driver: GameDriver | None,
     if to_move is None:
         return False
     seat = seats[to_move]
-    return seat.kind == "person" and seat.member is not None
+    return seat.kind == "person" and seat.member is not None and not seat.stand_in
 
 
 @dataclass
@@ -141,13 +155,9 @@ class Table:
     stats: TableStats = field(default_factory=TableStats)
 
     def __post_init__(self) -> None:
-        self._wake: asyncio.Event | None = None
-        self._pump_task: asyncio.Task[None] | None = None
-        self._stand_ins: dict[int, Player] = {}
-        self._deal_over_at: float | None = None
-        self._timers: list[asyncio.TimerHandle] = []
-        self._closed = False
+        self.clock = Clock(self)
         self._finished = False
+        self._joins = 0
         self.told_the_end: set[int] = set()  # the seats sent the finished game's record
 
     # --- keeping the table ---------------------------------------------------------------
@@ -165,161 +175,92 @@ class Table:
             seat.kind, seat.name = str(kept["kind"]), str(kept["name"])
             seat.key, seat.owner, seat.spec = kept.get("key"), bool(kept.get("owner")), \
                 kept.get("spec")
+            # (a table kept before the host's seat was marked: the owner's was the host's)
+            seat.hosts = bool(kept.get("host", seat.owner))
         if game is not None:
             table.game = game
             table._new_driver()
         return table
 
-    def _keep(self) -> None:
+    def keep(self) -> None:
         if self.save_table is not None:
             self.save_table(self.to_json())
 
-    # --- the loop --------------------------------------------------------------------------
+    # --- the table's work in time (.clock) --------------------------------------------------
     def begin(self) -> None:
         """Start the table's work on the running loop (bots, stand-ins, next deals)."""
-        self._wake = asyncio.Event()
-        self._pump_task = asyncio.get_running_loop().create_task(self._pump())
-        loop = asyncio.get_running_loop()
-        now = loop.time()
-        for seat in self.seats:
-            if seat.kind == "person" and seat.member is None and self.game is not None:
-                seat.away_since = now
-                self._wake_at(now + self.config.away_timeout)
-        self._poke()
+        self.clock.begin()
+        self.settle_owner()
 
     async def close(self) -> None:
-        self._closed = True
-        for timer in self._timers:
-            timer.cancel()
-        if self._pump_task is not None:
-            self._pump_task.cancel()
-            try:
-                await self._pump_task
-            except asyncio.CancelledError:
-                pass
-        for player in self._stand_ins.values():
-            player.close()
+        await self.clock.close()
         if self.driver is not None:
             self.driver.close()
 
     def _poke(self) -> None:
-        if self._wake is not None:
-            self._wake.set()
+        self.clock.poke()
 
-    def _wake_at(self, when: float) -> None:
-        loop = asyncio.get_running_loop()
-        self._timers = [t for t in self._timers if not t.cancelled() and t.when() > loop.time()]
-        self._timers.append(loop.call_at(when + 0.01, self._poke))
-
-    async def _pump(self) -> None:
-        assert self._wake is not None
-        while not self._closed:
-            await self._wake.wait()
-            self._wake.clear()
-            try:
-                while not self._closed and await self._step():
-                    pass
-            except Exception as exc:  # noqa: BLE001 - one bad step must not stop the table
-                import sys
-
-                print(f"nil-tui host: the table stumbled ({type(exc).__name__}: {exc}); "
-                      "it tries again", file=sys.stderr)
-                await asyncio.sleep(1.0)
-                self._poke()
+    @property
+    def held(self) -> Decision | None:
+        """A bot's card decided as the last person left: it is played once someone is back
+        (nothing moves at a table nobody sits at)."""
+        return self.clock.held
 
     @property
     def turn(self) -> int:
         return self.driver.turn if self.driver is not None else 0
 
-    def _people_here(self) -> bool:
+    def people_here(self) -> bool:
         return any(s.kind == "person" and s.member is not None for s in self.seats)
 
-    async def _step(self) -> bool:
-        """Do the next thing the table does by itself; False when it must wait (a person's
-        turn, or nobody at the table)."""
-        game, driver = self.game, self.driver
-        if game is None or driver is None or game.is_over or not self._people_here():
-            return False
-        now = asyncio.get_running_loop().time()
-        if game.phase is Phase.DEAL_OVER:
-            waiting = [s for s in self.seats if s.kind == "person" and s.member is not None
-                       and not s.ready]
-            due = (self._deal_over_at or now) + self.config.deal_pause
-            if waiting and now < due:
-                self._wake_at(due)
-                return False
-            started = driver.next_deal()
-            for seat in self.seats:
-                seat.ready = False
-            self._broadcast([started])
-            return True
-        seat_number = driver.to_move
-        assert seat_number is not None
-        seat = self.seats[seat_number]
-        if seat.kind == "bot":
-            request = driver.request()
-            if request is None:
-                return False
-            decision = await asyncio.to_thread(driver.decide, request)
-            events = driver.apply(decision)
-            if events is not None:
-                self.stats.cards += 1
-                self._broadcast(events)
-            return True
-        if seat.member is not None:
-            return False
-        if not seat.stand_in:
-            since = seat.away_since if seat.away_since is not None else now
-            if now < since + self.config.away_timeout:
-                self._wake_at(since + self.config.away_timeout)
-                return False
-            seat.stand_in = True
-            self._broadcast([], notices=[{"kind": "stand_in", "seat": seat_number,
-                                          "bot": STAND_IN}])
-        return await self._stand_in_plays(seat_number)
+    def settle_owner(self) -> JSON | None:
+        """Who may start the game: the host's own seat when its person is here; else the
+        owner so far when present; else the person here who sat down first (the owner's
+        right passes on when they are away, and comes back to the host's seat). A notice
+        when it moved."""
+        if self.game is not None:
+            return None
+        here = [s for s in self.seats if s.kind == "person" and s.member is not None]
+        current = next((s for s in self.seats if s.owner), None)
+        host = next((s for s in self.seats if s.hosts and s.kind == "person"), None)
+        if host is not None and (host.member is not None or not here):
+            new: Seat | None = host
+        elif current is not None and current.kind == "person" and (
+                current.member is not None or not here):
+            new = current
+        else:
+            new = min(here, key=lambda s: s.joined) if here else None
+        if new is current:
+            return None
+        for seat in self.seats:
+            seat.owner = seat is new
+        self.keep()
+        return {"kind": "owner", "seat": new.number if new is not None else None}
 
-    async def _stand_in_plays(self, seat_number: int) -> bool:
-        game, driver = self.game, self.driver
-        assert game is not None and driver is not None
-        player = self._stand_ins.get(seat_number)
-        if player is None:
-            opener = self.opener or default_opener()
-            from ..bots import seat_seed
-
-            player = opener(STAND_IN, seat_seed(game.seed, seat_number))
-            self._stand_ins[seat_number] = player
-        turn = driver.turn
-        choice = await asyncio.to_thread(player.decide, game.deal.view(seat_number))
-        seat = self.seats[seat_number]
-        if driver.turn != turn or driver.to_move != seat_number or not seat.stand_in:
-            return True  # the person came back and played meanwhile
-        reason = session.away_reason(seat.name, STAND_IN)
-        game.record_incident(seat_number, choice.card, reason)
-        events: list[DriverEvent] = [BotIncident(seat_number, choice.card, reason)]
-        events.extend(driver.play(choice.card))
-        self.stats.cards += 1
-        self._broadcast(events)
-        return True
+    def owner_seat(self) -> int | None:
+        return next((s.number for s in self.seats if s.owner), None)
 
     # --- seats -----------------------------------------------------------------------------
     def seat_owner(self, seat: int, name: str | None) -> str:
         """Reserve a seat for the host's own player; returns its key."""
         s = self.seats[seat]
-        s.kind, s.owner, s.name = "person", True, name or "Host"
+        for other in self.seats:
+            other.owner = False
+        s.kind, s.owner, s.hosts, s.name = "person", True, True, name or "Host"
         s.key = s.key or keys.new_secret()
-        self._keep()
+        self.keep()
         return s.key
 
     def admit(self, hello: Hello, member: Member) -> int:
         """Seat a connection that said hello; Refusal (fatal) when it may not sit."""
         if not keys.same_secret(hello.invite, self.secret):
             raise Refusal("not_invited", "this invite does not open this table", fatal=True)
-        if hello.protocol != PROTOCOL:
-            from .. import __version__
-
-            raise Refusal("wrong_version", f"this table runs nil-tui "
-                          f"{short_version(__version__)}; you have "
-                          f"{short_version(hello.app)}", fatal=True)
+        theirs = short_version(hello.app) if VERSION.fullmatch(hello.app) else None
+        if hello.protocol != PROTOCOL or theirs != short_version(_app()):
+            raise Refusal("wrong_version", f"this table runs nil-tui {short_version(_app())} "
+                          f"(protocol {PROTOCOL}); you have "
+                          f"{theirs or 'an unknown version'} (protocol {hello.protocol})",
+                          fatal=True)
         if hello.key is not None:
             found = keys.find_key(hello.key, [s.key for s in self.seats])
             if found is None:
@@ -342,15 +283,20 @@ class Table:
             found = free_seat(self.seats, hello.seat)
             seat = self.seats[found]
             seat.kind, seat.key, seat.member = "person", keys.new_secret(), member
-            seat.owner = not any(s.owner for s in self.seats)  # no host's seat: the first
+            self._joins += 1
+            seat.joined = self._joins
             seat.name = unique_name(self.seats, hello.name or SEAT_NAMES[found], found)
             notice = {"kind": "joined", "seat": found, "name": seat.name}
-            self._keep()
+            self.keep()
+        notices: list[JSON] = [notice]
+        moved = self.settle_owner()
+        if moved is not None:
+            notices.append(moved)
         member.send({"type": "welcome", "protocol": PROTOCOL, "app": _app(), "seat": found,
                      "key": seat.key, "owner": seat.owner, "name": seat.name})
         if self.game is not None:  # the game so far: the deals finished before this one
             member.send(finished_deals(self.game, found))
-        self._broadcast([], notices=[notice])
+        self.tell([], notices=notices)
         if self.game is None and self.config.start_when is not None and sum(
                 1 for s in self.seats if s.kind == "person" and s.member) \
                 >= self.config.start_when:
@@ -362,17 +308,18 @@ class Table:
         """A connection closed: its seat waits for its person (a bot stands in later)."""
         for seat in self.seats:
             if seat.member is member:
+                # the seat waits for its person (their key brings them back): in the lobby
+                # for the away timeout (then it is free), in a game until a stand-in plays
                 seat.member = None
-                if self.game is None and not seat.owner:
-                    seat.kind, seat.key, seat.name = "empty", None, ""
-                    self._keep()
-                    self._broadcast([], notices=[{"kind": "left", "seat": seat.number}])
-                    return
                 now = asyncio.get_running_loop().time()
                 seat.away_since = now
-                self._broadcast([], notices=[{"kind": "away", "seat": seat.number,
-                                              "wait": self.config.away_timeout}])
-                self._wake_at(now + self.config.away_timeout)
+                notices: list[JSON] = [{"kind": "away", "seat": seat.number,
+                                        "wait": self.config.away_timeout}]
+                moved = self.settle_owner()
+                if moved is not None:
+                    notices.append(moved)
+                self.tell([], notices=notices)
+                self.clock.wake_at(now + self.config.away_timeout)
                 self._poke()
 
     # --- the game --------------------------------------------------------------------------
@@ -393,11 +340,11 @@ class Table:
                          scoring=self.config.scoring)
         self.config.seed = self.game.seed
         self._new_driver()
-        self._keep()
+        self.keep()
         assert self.driver is not None
         self.driver.save()
         replaced = self.driver.open_bots()
-        self._broadcast([DealStarted(1, self.game.deal.dealer), *replaced],
+        self.tell([DealStarted(1, self.game.deal.dealer), *replaced],
                         notices=[{"kind": "started"}])
         self._poke()
 
@@ -405,34 +352,57 @@ class Table:
         assert self.game is not None
         self.driver = GameDriver(self.game, opener=self.opener, save=self.save_game)
 
-    def handle(self, seat_number: int, request: Request) -> None:
-        """A request of a seated connection (its seat from its key); Refusal when refused."""
+    def handle(self, seat_number: int, request: Request) -> bool:
+        """A request of a seated connection (its seat from its key); Refusal when refused.
+        True when it was what the table waited for (a card on its turn, the start, a go-on
+        after a deal): the rate limit does not count those."""
         kind = request.type
+        seat = self.seats[seat_number]
         if kind == "ping":
-            seat = self.seats[seat_number]
             if seat.member is not None:
                 seat.member.send({"type": "pong", "id": request.id, "turn": self.turn})
-            return
+            return False
         if kind == "start":
-            if not self.seats[seat_number].owner:
-                raise Refusal("not_owner", "only the host starts the game", msg_id=request.id)
             if self.game is not None:
                 raise Refusal("started", "the game has already started", msg_id=request.id)
+            if not seat.owner:
+                owner = self.owner_seat()
+                who = self.seats[owner].name if owner is not None else "the host"
+                raise Refusal("not_owner", f"only {who} starts the game", msg_id=request.id)
             self.start()
-            return
+            return True
+        action = request.action
+        if isinstance(action, session.Quit):
+            member = seat.member
+            if self.game is None and not seat.hosts and member is not None:
+                # leaving the lobby on purpose: the seat is free at once
+                seat.free()
+                self.keep()
+                notices: list[JSON] = [{"kind": "left", "seat": seat_number}]
+                moved = self.settle_owner()
+                if moved is not None:
+                    notices.append(moved)
+                self.tell([], notices=notices)
+            if member is not None:
+                member.close(1000, "you left the table: the same join brings you back")
+            return False
         game, driver = self.game, self.driver
         if game is None or driver is None:
             raise Refusal("not_started", "the game has not started yet", msg_id=request.id)
-        action = request.action
+        if seat.stand_in and seat.member is not None:
+            # a silent player speaks again: they play their own cards from now on
+            seat.stand_in = False
+            self.tell([], notices=[{"kind": "back", "seat": seat_number,
+                                          "name": seat.name}])
         if isinstance(action, session.GoOn):
-            self.seats[seat_number].ready = True
+            if game.phase is not Phase.DEAL_OVER or game.is_over:
+                raise Refusal("no_pause", "no deal is over now: a go-on is for the pause "
+                              "after a deal", msg_id=request.id)
+            if seat.ready:
+                return False
+            seat.ready = True
             self._poke()
-            return
-        if isinstance(action, session.Quit):
-            member = self.seats[seat_number].member
-            if member is not None:
-                member.close(1000, "you left the table: the same join brings you back")
-            return
+            return True
         if isinstance(action, session.Undo):
             raise Refusal("no_help", "Undo is off at a shared table.", msg_id=request.id)
         if not isinstance(action, session.PlayCard):
@@ -456,12 +426,15 @@ class Table:
             raise Refusal("illegal", f"{action.card} cannot be played: {exc.reason}",
                           msg_id=request.id) from None
         self.stats.cards += 1
-        self._broadcast(list(events))
-        if not waits_for_a_person_here(self.game, self.driver, self.seats):
+        self.tell(list(events))
+        if waits_for_a_person_here(self.game, self.driver, self.seats):
+            self.clock.time_the_turn(asyncio.get_running_loop().time())
+        else:
             self._poke()
+        return True
 
     # --- telling the seats ------------------------------------------------------------------
-    def _broadcast(self, events: list[DriverEvent], notices: list[JSON] | None = None) -> None:
+    def tell(self, events: list[DriverEvent], notices: list[JSON] | None = None) -> None:
         """Tell every seat present what happened (the session's news, the same for all),
         then its own state; and who is at the table, when that changed."""
         game = self.game
@@ -472,8 +445,8 @@ class Table:
                 if (n := news_of(game, e, plays)) is not None]
         if game is not None and game.phase is Phase.DEAL_OVER and any(
                 isinstance(e, DealEnded) for e in events):
-            self._deal_over_at = asyncio.get_running_loop().time()
-            self._wake_at(self._deal_over_at + self.config.deal_pause)
+            self.clock.deal_over_at = asyncio.get_running_loop().time()
+            self.clock.wake_at(self.clock.deal_over_at + self.config.deal_pause)
         seats = encode(self._seats_message(notices)) if notices or game is None else None
         # the record goes to whoever is here once the game is over, a player who comes
         # back after the end included
@@ -503,7 +476,9 @@ class Table:
         return {"type": "seats" if self.game is not None else "lobby",
                 "seats": [s.public() for s in self.seats], "events": notices or [],
                 "deals": self.config.deals, "bots": list(self.config.bots),
-                "scoring": self.config.scoring}
+                "scoring": self.config.scoring, "owner": self.owner_seat(),
+                "away_timeout": self.config.away_timeout,
+                "turn_timeout": self.config.turn_timeout}
 
     def state_of(self, seat: int) -> session.TableState:
         """What one seat may see now, as the session's value (from that seat's view)."""

@@ -6,9 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import random
+import threading
+from typing import Any
 
 from tablehelp import check_record, same_game, served, slow_proxy
 
+from nil_tui.driver import Player, default_opener
+from nil_tui.engine import PlayerView
 from nil_tui.net.client import TableClient, play_scripted
 from nil_tui.net.keys import Invite
 from nil_tui.net.table import TableConfig
@@ -71,6 +75,71 @@ async def test_everyone_gone_the_table_waits_with_the_game() -> None:
         turn = s.table.turn
         await asyncio.sleep(0.5)  # no person present: no bot plays for anyone
         assert s.table.turn == turn and not s.table.game.is_over  # type: ignore[union-attr]
+
+
+class SlowBots:
+    """Opens the table's bots; each decision waits until ``go`` is set, and ``decided`` is
+    set once one has been made (a bot thinking while the last person leaves)."""
+
+    def __init__(self) -> None:
+        self.go = threading.Event()
+        self.asked = threading.Event()
+        self.decided = threading.Event()
+        self.opener = default_opener()
+
+    def __call__(self, spec: str, seed: int) -> Player:
+        inner = self.opener(spec, seed)
+        bots = self
+
+        class Slow:
+            def decide(self, view: PlayerView, perfect: Any = None) -> Any:
+                bots.asked.set()
+                bots.go.wait(30)
+                choice = inner.decide(view, perfect)
+                bots.decided.set()
+                return choice
+
+            def close(self) -> None:
+                inner.close()
+
+        return Slow()
+
+
+async def test_a_bot_card_decided_as_the_last_person_leaves_waits_for_them() -> None:
+    """The race of the table left by everyone: a bot's card on its way when the last person
+    went lands only once someone is back."""
+    bots = SlowBots()
+    config = TableConfig(deals=1, seed=42, start_when=1, away_timeout=0.0)
+    async with served(config, opener=bots) as s:
+        ann = TableClient(s.invite, name="Ann", seat=0)
+        await ann.connect()
+        for _ in range(200):  # a bot is thinking
+            if bots.asked.is_set():
+                break
+            await asyncio.sleep(0.02)
+        assert bots.asked.is_set()
+        key = ann.key
+        await ann.close()
+        for _ in range(200):
+            if s.table.seats[0].member is None:
+                break
+            await asyncio.sleep(0.02)
+        turn = s.table.turn
+        bots.go.set()
+        for _ in range(500):  # the decision is made, and the table did something with it
+            if bots.decided.is_set() and (s.table.turn != turn or s.table.held is not None):
+                break
+            await asyncio.sleep(0.02)
+        assert s.table.turn == turn and s.table.held is not None
+        # Ann comes back: the card lands and the game goes on
+        again = TableClient(s.invite, key=key)
+        await again.connect()
+        for _ in range(500):
+            if s.table.turn > turn:
+                break
+            await asyncio.sleep(0.02)
+        assert s.table.turn > turn and s.table.held is None
+        await again.close()
 
 
 async def test_a_game_over_a_slow_link() -> None:

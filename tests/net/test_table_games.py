@@ -131,7 +131,7 @@ def test_the_four_states_of_a_position_are_each_seats_own() -> None:
         for seat in table.seats:
             seat.kind, seat.name = "person", f"P{seat.number}"
         table.seats[2].stand_in = True
-        table._broadcast = lambda *a, **k: None  # type: ignore[method-assign]
+        table.tell = lambda *a, **k: None  # type: ignore[method-assign]
         table.start()
         game, driver = table.game, table.driver
         assert game is not None and driver is not None

@@ -25,7 +25,7 @@ def test_the_states_of_a_position_are_written_as_the_session_writes_each() -> No
         for seat in table.seats:
             seat.kind, seat.name = "person", f"P\u00e9{seat.number}"
         table.seats[1].stand_in = True
-        table._broadcast = lambda *a, **k: None  # type: ignore[method-assign]
+        table.tell = lambda *a, **k: None  # type: ignore[method-assign]
         table.start()
         game, driver = table.game, table.driver
         assert game is not None and driver is not None
@@ -50,7 +50,7 @@ def test_states_that_differ_in_more_than_a_seats_own_fields_are_each_written_who
     table = Table(TableConfig(deals=1, seed=4, bots=("normal",) * 4))
     for seat in table.seats:
         seat.kind, seat.name = "person", f"P{seat.number}"
-    table._broadcast = lambda *a, **k: None  # type: ignore[method-assign]
+    table.tell = lambda *a, **k: None  # type: ignore[method-assign]
     table.start()
     assert table.driver is not None
     states = list(table.states([0, 1, 2, 3]).values())

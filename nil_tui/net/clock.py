@@ -1,0 +1,214 @@
+"""What a shared table does by itself, in time: the bots' cards, the pause after a deal, the
+stand-in bot for a person away or silent too long, and in the lobby the seats of those gone
+too long freed. One task per table wakes when something may be due (a person acted, a
+timer ran out) and does every step that is due, in order; the table (:mod:`.table`) takes
+the players' requests and tells the seats.
+
+One rule for a person the table waits for: away (their connection is gone), it waits the
+away timeout; here but silent on their turn, the turn timeout; then the stand-in bot plays
+for them until they are back or play again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from typing import TYPE_CHECKING
+
+from ..driver import BotIncident, Decision, DriverEvent, default_opener
+from ..engine import Phase
+from ..session import protocol as session
+from .protocol import JSON
+
+if TYPE_CHECKING:
+    from ..driver import Player
+    from .table import Table
+
+STAND_IN = "normal"
+"""The bot that plays for a person who has been away (or silent) longer than the table
+waits."""
+
+
+class Clock:
+    """The work in time of one table (see the module)."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.held: Decision | None = None
+        """A bot's card decided as the last person left: played once someone is back."""
+        self._wake: asyncio.Event | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._stand_ins: dict[int, Player] = {}
+        self._timers: list[asyncio.TimerHandle] = []
+        self._turn_wait: tuple[int, float] | None = None  # (turn, since) for a person here
+        self._turn_timer: asyncio.TimerHandle | None = None
+        self._closed = False
+        self.deal_over_at: float | None = None
+
+    def begin(self) -> None:
+        """Start on the running loop; the people of a game brought back are away until they
+        join again."""
+        loop = asyncio.get_running_loop()
+        self._wake = asyncio.Event()
+        self._task = loop.create_task(self._pump())
+        now = loop.time()
+        table = self.table
+        for seat in table.seats:
+            if seat.kind == "person" and seat.member is None and table.game is not None:
+                seat.away_since = now
+                self.wake_at(now + table.config.away_timeout)
+        self.poke()
+
+    async def close(self) -> None:
+        self._closed = True
+        for timer in self._timers:
+            timer.cancel()
+        if self._turn_timer is not None:
+            self._turn_timer.cancel()
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
+        for player in self._stand_ins.values():
+            player.close()
+
+    def poke(self) -> None:
+        """Something may be due now."""
+        if self._wake is not None:
+            self._wake.set()
+
+    def wake_at(self, when: float) -> None:
+        loop = asyncio.get_running_loop()
+        self._timers = [t for t in self._timers if not t.cancelled() and t.when() > loop.time()]
+        self._timers.append(loop.call_at(when + 0.01, self.poke))
+
+    def time_the_turn(self, now: float) -> float:
+        """Since when the table waits for the card of the person to move (present): the turn
+        timer starts with the position and wakes the table when it runs out."""
+        turn = self.table.turn
+        if self._turn_wait is None or self._turn_wait[0] != turn:
+            self._turn_wait = (turn, now)
+            if self._turn_timer is not None:
+                self._turn_timer.cancel()
+            self._turn_timer = asyncio.get_running_loop().call_at(
+                now + self.table.config.turn_timeout + 0.01, self.poke)
+        return self._turn_wait[1]
+
+    async def _pump(self) -> None:
+        assert self._wake is not None
+        while not self._closed:
+            await self._wake.wait()
+            self._wake.clear()
+            try:
+                while not self._closed and await self._step():
+                    pass
+            except Exception as exc:  # noqa: BLE001 - one bad step must not stop the table
+                print(f"nil-tui host: the table stumbled ({type(exc).__name__}: {exc}); "
+                      "it tries again", file=sys.stderr)
+                await asyncio.sleep(1.0)
+                self.poke()
+
+    async def _step(self) -> bool:
+        """Do the next thing the table does by itself; False when it must wait (a person's
+        turn, or nobody at the table)."""
+        table = self.table
+        game, driver, config = table.game, table.driver, table.config
+        now = asyncio.get_running_loop().time()
+        if game is None:
+            self._free_seats_left(now)
+            return False
+        if driver is None or game.is_over or not table.people_here():
+            return False
+        if game.phase is Phase.DEAL_OVER:
+            waiting = [s for s in table.seats if s.kind == "person" and s.member is not None
+                       and not s.ready]
+            due = (self.deal_over_at or now) + config.deal_pause
+            if waiting and now < due:
+                self.wake_at(due)
+                return False
+            started = driver.next_deal()
+            for seat in table.seats:
+                seat.ready = False
+            table.tell([started])
+            return True
+        seat_number = driver.to_move
+        assert seat_number is not None
+        seat = table.seats[seat_number]
+        if seat.kind == "bot":
+            decision, self.held = self.held, None
+            if decision is None:
+                request = driver.request()
+                if request is None:
+                    return False
+                decision = await asyncio.to_thread(driver.decide, request)
+                if not table.people_here():  # everyone left meanwhile: the card waits
+                    self.held = decision
+                    return False
+            events = driver.apply(decision)
+            if events is not None:
+                table.stats.cards += 1
+                table.tell(events)
+            return True
+        if not seat.stand_in:
+            if seat.member is not None:
+                since, wait = self.time_the_turn(now), config.turn_timeout
+            else:
+                since = seat.away_since if seat.away_since is not None else now
+                wait = config.away_timeout
+                if now < since + wait:
+                    self.wake_at(since + wait)
+            if now < since + wait:
+                return False
+            seat.stand_in = True
+            table.tell([], notices=[{"kind": "stand_in", "seat": seat_number,
+                                     "bot": STAND_IN, "why": "away" if seat.member is None
+                                     else "silent"}])
+        return await self._stand_in_plays(seat_number)
+
+    async def _stand_in_plays(self, seat_number: int) -> bool:
+        table = self.table
+        game, driver = table.game, table.driver
+        assert game is not None and driver is not None
+        player = self._stand_ins.get(seat_number)
+        if player is None:
+            opener = table.opener or default_opener()
+            from ..bots import seat_seed
+
+            player = opener(STAND_IN, seat_seed(game.seed, seat_number))
+            self._stand_ins[seat_number] = player
+        turn = driver.turn
+        choice = await asyncio.to_thread(player.decide, game.deal.view(seat_number))
+        seat = table.seats[seat_number]
+        if driver.turn != turn or driver.to_move != seat_number or not seat.stand_in:
+            return True  # the person came back and played meanwhile
+        reason = session.away_reason(seat.name, STAND_IN)
+        game.record_incident(seat_number, choice.card, reason)
+        events: list[DriverEvent] = [BotIncident(seat_number, choice.card, reason)]
+        events.extend(driver.play(choice.card))
+        table.stats.cards += 1
+        table.tell(events)
+        return True
+
+    def _free_seats_left(self, now: float) -> None:
+        """In the lobby: the seats of people gone longer than the away timeout are free
+        again (their keys open nothing any more); the host's own seat is kept."""
+        table = self.table
+        notices: list[JSON] = []
+        for seat in table.seats:
+            if seat.kind != "person" or seat.member is not None or seat.hosts:
+                continue
+            since = seat.away_since if seat.away_since is not None else now
+            if now >= since + table.config.away_timeout:
+                seat.free()
+                notices.append({"kind": "left", "seat": seat.number})
+            else:
+                self.wake_at(since + table.config.away_timeout)
+        if notices:
+            moved = table.settle_owner()
+            table.keep()
+            table.tell([], notices=notices + ([moved] if moved is not None else []))
+
+
+__all__ = ["STAND_IN", "Clock"]
