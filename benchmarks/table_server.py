@@ -38,7 +38,7 @@ from websockets.http11 import Response
 from websockets.uri import parse_uri
 
 from nil_tui import __version__
-from nil_tui.net.protocol import PROTOCOL
+from nil_tui.net.protocol import INVITE_HEADER, PROTOCOL
 from nil_tui.net.server import Limits, TableServer, collect_less
 from nil_tui.net.table import Table, TableConfig
 from nil_tui.session import protocol as session
@@ -107,7 +107,9 @@ class Scripted(asyncio.Protocol):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
         self.transport = transport
-        self.ws.send_request(self.ws.connect())
+        request = self.ws.connect()
+        request.headers[INVITE_HEADER] = self.secret  # as a player's client shows it
+        self.ws.send_request(request)
         self._flush()
 
     def _flush(self) -> None:
