@@ -201,7 +201,9 @@ class _RecordsFile:
 
 
 def _usage(message: str) -> int:
-    print(f"nil-tui simulate: error: {message}", file=sys.stderr)
+    from .textsafe import write_err
+
+    write_err(f"nil-tui simulate: error: {message}")  # one line: it may quote a file name
     return EXIT_USAGE
 
 

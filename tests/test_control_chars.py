@@ -213,3 +213,91 @@ def test_history_and_stats_on_a_real_terminal_show_stored_names_as_text(
     out = on_a_terminal([command], tmp_path, until=b"OWNED")
     assert b"e\\x1b]0;OWNED\\x07m" in out, out[:2000]
     assert_nothing_obeyed(out)
+
+
+# --- every command that prints stored text ---------------------------------------------------
+def hostile_record(folder: Path) -> Path:
+    """A record file whose name and players' names hold what a terminal would obey (as a
+    record written elsewhere may: the game reads them escaped)."""
+    import json
+
+    from nil_tui.engine import Game
+
+    game = Game(1, seed=5)
+    while not game.is_over:
+        game.play(game.deal.legal_moves()[0])
+    record = game.to_record()
+    for player in record["players"]:
+        player["name"] = HOSTILE
+    for player in record["players"][1:]:
+        player["bot"] = HOSTILE
+    path = folder / f"g{TITLE}\u202e.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("how", ["table", "json", "missing"])
+def test_analyse_prints_names_and_file_names_escaped(how: str, tmp_path: Path) -> None:
+    path = hostile_record(tmp_path)
+    argv = ["analyse", str(path), "--jobs", "1", *(["--json"] if how == "json" else [])]
+    if how == "missing":
+        argv[1] = str(tmp_path / f"gone{TITLE}.json")
+    done = run_cli(*argv, home=tmp_path / "home")
+    assert done.returncode == (2 if how == "missing" else 0), done.stderr
+    assert done.stdout or done.stderr
+    assert_terminal_safe(done.stdout + done.stderr)
+    if how == "json":
+        assert b'"player": "e\\\\x1b]0;OWNED\\\\x07m' in done.stdout, done.stdout[:400]
+
+
+def test_simulate_with_a_plugin_that_names_itself_and_fails_with_controls(
+        tmp_path: Path) -> None:
+    """A plugin whose name, failure and output hold what a terminal would obey: simulate's
+    summary and messages, the records it writes and the log hold none of it raw."""
+    import json
+
+    plugins = tmp_path / "plugins"
+    plugins.mkdir()
+    (plugins / "nil_shouter.py").write_text(
+        "import sys\n\n\nclass Shouter:\n"
+        f"    name = {HOSTILE!r}\n\n    def __init__(self, seed=0):\n        self.n = 0\n\n"
+        "    def choose(self, view):\n        self.n += 1\n"
+        f"        print({HOSTILE!r}, file=sys.stderr)\n"
+        f"        if self.n == 1:\n            raise ValueError({HOSTILE!r})\n"
+        "        return view.legal[0]\n", encoding="utf-8")
+    records = tmp_path / "r.jsonl"
+    done = run_cli("simulate", "--games", "1", "--deals", "1", "--seed", "4", "--bots",
+                   "nil_shouter:Shouter,easy,easy,easy", "--records", str(records),
+                   home=tmp_path / "home", extra_env={"PYTHONPATH": str(plugins)})
+    assert done.returncode == 0, done.stderr
+    assert_terminal_safe(done.stdout + done.stderr)
+    record = json.loads(records.read_text(encoding="utf-8"))
+    assert record["incidents"], record
+    texts = [record["players"][0]["name"], *(i["reason"] for i in record["incidents"])]
+    assert not [t for t in texts if UNSAFE.search(t)], texts
+
+
+@pytest.mark.parametrize("argv", [["rules"], ["--help"], ["play", "--help"],
+                                  ["simulate", "--help"], ["analyse", "--help"]],
+                         ids=" ".join)
+def test_what_commands_print_of_their_own_is_terminal_safe(argv: list[str],
+                                                          tmp_path: Path) -> None:
+    done = run_cli(*argv, home=tmp_path)
+    assert done.returncode == 0 and done.stdout, done.stderr
+    assert_terminal_safe(done.stdout + done.stderr)
+
+
+@pytest.mark.parametrize("command", ["simulate", "replay", "analyse"])
+def test_a_file_name_in_an_error_is_quoted_on_one_safe_line(command: str,
+                                                           tmp_path: Path) -> None:
+    """A file name that holds a tab, a CR, a newline or ESC, quoted in the one line of an
+    error (a file that cannot be written or read)."""
+    path = str(tmp_path / "no folder" / f"a\tb\rc\nd{TITLE}.jsonl")
+    argv = {"simulate": ["simulate", "--games", "1", "--deals", "1", "--records", path],
+            "replay": ["replay", path], "analyse": ["analyse", path]}[command]
+    done = run_cli(*argv, home=tmp_path / "home")
+    assert done.returncode == 2, done.stderr
+    assert done.stdout == b""
+    assert done.stderr.count(b"\n") == 1 and done.stderr.endswith(b"\n"), done.stderr
+    assert_terminal_safe(done.stderr)
+    assert b"a\\tb\\rc\\nd\\x1b]0;OWNED\\x07" in done.stderr, done.stderr
