@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "browser"))
-from harness import Served
+from harness import Served, until
 
 WAIT = 60.0
 
@@ -122,3 +122,58 @@ def _listening_port(pid: int) -> int:
             if fields[3] == "0A" and fields[9] in inodes:  # LISTEN
                 return int(fields[1].rsplit(":", 1)[1], 16)
     raise AssertionError("the server listens on no port")
+
+
+def _page(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=20) as page:
+            return page.status, page.read().decode()
+    except urllib.error.HTTPError as refused:
+        return refused.code, refused.read().decode()
+
+
+def test_a_table_that_comes_free_goes_to_the_tab_that_waited_longest(tmp_path: Path) -> None:
+    """--max-sessions 1: two tabs wait in line; when the open one closes, the later one asking
+    first is still turned away and so is a new one, while the first in line gets the table,
+    kept for it until its websocket comes; a websocket with no table kept for it is refused
+    before it opens (its page says no table could be opened, not that one was closed)."""
+    from websockets.exceptions import InvalidStatus
+    from websockets.sync.client import connect
+
+    server = Served(tmp_path, "--max-sessions", "1")
+    try:
+        def socket_of(text: str) -> str:
+            found = re.search(r'data-session-websocket-url="(ws://[^"]+)"', text)
+            assert found is not None, text
+            return found.group(1) + "?width=80&height=24"
+
+        def ticket(text: str) -> str:
+            found = re.search(r"wait=([A-Za-z0-9_-]+)", text)
+            assert found is not None, text
+            return found.group(1)
+
+        status, text = _page(server.url)
+        assert status == 200
+        with connect(socket_of(text), open_timeout=20):
+            until(lambda: len(server.tabs()) == 1, "the first tab's app")
+            status, text = _page(server.url)
+            assert status == 503 and "0 tabs waiting before this one" in text
+            second = ticket(text)
+            status, text = _page(server.url)
+            assert status == 503 and "1 tab waiting before this one" in text
+            third = ticket(text)
+            with pytest.raises(InvalidStatus) as refused:
+                connect(server.url.replace("http://", "ws://").rstrip("/") + "/ws",
+                        open_timeout=20)
+            assert refused.value.response.status_code == 503
+        until(lambda: server.tabs() == [], "the first tab's app to end")
+        status, text = _page(f"{server.url}?wait={third}")
+        assert status == 503 and "1 tab waiting before this one" in text
+        assert _page(server.url)[0] == 503  # a new tab waits behind them
+        status, text = _page(f"{server.url}?wait={second}")
+        assert status == 200
+        assert _page(f"{server.url}?wait={third}")[0] == 503  # the table is kept for it
+        with connect(socket_of(text), open_timeout=20):
+            until(lambda: len(server.tabs()) == 1, "the second tab's app")
+    finally:
+        server.stop()

@@ -11,7 +11,10 @@ process service).
   bits); the page and the websocket check it before anything is started, and a request
   without it gets a plain refusal page. Without a token, only a loopback Host is served (a
   page of another site cannot reach the server through a name that points here).
-* At most ``max_sessions`` tabs at once: one more gets a page that says so.
+* At most ``max_sessions`` tabs at once: one more gets a page that says so, with its place in
+  line; the page asks again by itself, and a table that comes free goes to the tab that has
+  waited longest. A page that is let in has its table kept for it until its websocket comes
+  (:data:`HOLD`), so a tab never shows a page whose table another took meanwhile.
 * The page is this module's own: its only resources are the server's (textual-serve's
   script and style, and its Roboto Mono font), so it works with no internet and makes no
   request off the machine (its Content-Security-Policy says so to the browser too).
@@ -30,12 +33,16 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 STOP_WAIT = 3.0  # seconds a closing tab's process may take (its own watchdog ends it in 1.5)
 SETTLE_WAIT = 4.0  # seconds a new tab waits for closing tabs' processes to end
 TOKEN_BYTES = 24  # 192 bits
 RETRY = 3  # seconds before a page turned away for want of a free table asks again
+LINE_KEPT = 4 * RETRY
+"""Seconds a waiting tab keeps its place in line without asking again (else it was closed)."""
+HOLD = 20.0
+"""Seconds a table is kept for a page let in, until its websocket comes."""
 HEARTBEAT = 5.0
 """Seconds of quiet before a tab's websocket is pinged; with no pong HEARTBEAT / 2 later the
 tab counts as closed (aiohttp's ``heartbeat``): a link that died without a word (a cable
@@ -71,8 +78,9 @@ body.-first-byte .textual-terminal {{ opacity: 1; }}
   color: rgba(255, 255, 255, 0.95); text-align: center; }}
 .dialog div {{ background: #12232d; padding: 32px 48px; }}
 .dialog a {{ color: #ac5af4; }}
-body.-first-byte .intro, .closed {{ display: none; }}
-body.-closed .closed {{ display: flex; }}
+body.-first-byte .intro, .closed, .refused {{ display: none; }}
+body.-closed.-first-byte .closed {{ display: flex; }}
+body.-closed:not(.-first-byte) .refused {{ display: flex; }}
 body.-closed .intro {{ display: none; }}
 </style>
 </head>
@@ -80,6 +88,8 @@ body.-closed .intro {{ display: none; }}
 <div class="dialog intro"><div>{title}</div></div>
 <div class="dialog closed"><div>This table is closed; its game is saved.
 <p><a href="">Open it again</a></p></div></div>
+<div class="dialog refused"><div>No table could be opened for this tab; nothing was started.
+<p><a href="">Try again</a></p></div></div>
 <div id="terminal" class="textual-terminal" data-session-websocket-url="{websocket}"
  data-font-size="{font_size}"></div>
 </body>
@@ -124,11 +134,15 @@ def tab_command() -> list[str]:
     return [sys.executable, "-m", "nil_tui"]
 
 
-def notice(status: int, title: str, text: str, retry: int | None = None) -> Any:
-    """A plain page; ``retry``: the browser asks again after that many seconds."""
+def notice(status: int, title: str, text: str, retry: int | None = None,
+           again: str | None = None) -> Any:
+    """A plain page; ``retry``: the browser asks again after that many seconds (at the
+    address ``again``, default the same)."""
     from aiohttp import web
 
-    refresh = "" if retry is None else f'<meta http-equiv="refresh" content="{retry}">'
+    where = "" if again is None else f";url={again}"
+    refresh = "" if retry is None else \
+        f'<meta http-equiv="refresh" content="{html.escape(f"{retry}{where}", quote=True)}">'
     body = NOTICE.format(title=html.escape(title), text=html.escape(text), refresh=refresh)
     return web.Response(status=status, text=body, content_type="text/html",
                         headers={"Content-Security-Policy": "default-src 'none'",
@@ -194,6 +208,11 @@ class TableServer:
         self.token = token
         self.live: set[Any] = set()  # the tabs' app services, while their tab is open
         self.closing: set[asyncio.Task[None]] = set()  # tabs' processes being ended
+        self.line: dict[str, float] = {}
+        """The tabs waiting for a table, first come first: their ticket and when they last
+        asked."""
+        self.held: dict[str, float] = {}
+        """Tables kept for pages let in, until their websocket comes: ticket, until when."""
         self._tab_process = tab_process_class()
         from textual_serve.download_manager import DownloadManager
 
@@ -230,15 +249,20 @@ class TableServer:
             return notice(403, "Not without the link",
                           "This nil-tui table needs the link with its access token: ask "
                           "whoever started nil-tui serve for it. Nothing was started.")
-        if len(self.live) >= self.max_sessions:
+        let_in, ticket = self.take_place(request.query.get("wait"))
+        if not let_in:
             # (Also what a reloaded tab gets when the server is full, its old connection
             # still open until this answer comes: the page asks again a moment later.)
+            ahead = list(self.line).index(ticket)
+            again = "/?" + urlencode({**request.query, "wait": ticket})
             return notice(503, "Every table is in use",
                           f"Every table of this server is in use (at most "
                           f"{self.max_sessions} at once): close one of them, and this page "
-                          "tries again by itself. Nothing was started.", retry=RETRY)
+                          f"tries again by itself ({ahead} tab{'s' if ahead != 1 else ''} "
+                          "waiting before this one). Nothing was started.", retry=RETRY,
+                          again=again)
         secure = request.secure or (self.public_url or "").startswith("https:")
-        path = "/ws" if self.token is None else f"/ws/{self.token}"
+        path = f"/ws/{self.token or '-'}/{ticket}"
         websocket = f"{'wss' if secure else 'ws'}://{request.host}{path}"
         try:
             font_size = min(max(int(request.query.get("fontsize", "16")), 8), 48)
@@ -251,6 +275,28 @@ class TableServer:
                                      "Cache-Control": "no-store",
                                      "Referrer-Policy": "no-referrer"})
 
+    def take_place(self, ticket: str | None) -> tuple[bool, str]:
+        """Whether a page may open a table now, and its ticket: the table kept for it (let
+        in), or its place in line (first come, first served; a tab keeps its place by asking
+        again with its ticket)."""
+        now = asyncio.get_running_loop().time()
+        self.line = {t: seen for t, seen in self.line.items() if now - seen <= LINE_KEPT}
+        self.held = {t: until for t, until in self.held.items() if until > now}
+        if ticket not in self.line:
+            ticket = None
+        place = list(self.line).index(ticket) if ticket is not None else len(self.line)
+        free = self.max_sessions - len(self.live) - len(self.held)
+        if place < free:
+            if ticket is not None:
+                del self.line[ticket]
+            ticket = secrets.token_urlsafe(12)
+            self.held[ticket] = now + HOLD
+            return True, ticket
+        if ticket is None:
+            ticket = secrets.token_urlsafe(12)
+        self.line[ticket] = now
+        return False, ticket
+
     async def no_icon(self, request: Any) -> Any:
         from aiohttp import web
 
@@ -259,25 +305,25 @@ class TableServer:
     async def websocket(self, request: Any) -> Any:
         from aiohttp import WSMsgType, web
 
-        if (not self._token_ok(request.match_info.get("token")) or not self._host_ok(request)
-                or not self._origin_ok(request)):
+        token = request.match_info.get("token")
+        if (not self._token_ok(None if token == "-" and self.token is None else token)
+                or not self._host_ok(request) or not self._origin_ok(request)):
             return notice(403, "Not without the link", "Nothing was started.")
         await self.settle()
+        kept = self.held.pop(request.match_info.get("ticket", ""), None) is not None
+        if not kept and len(self.live) + len(self.held) >= self.max_sessions:
+            # refused before the websocket opens: the page says no table could be opened
+            # (not that one was closed)
+            return notice(503, "Every table is in use", "Nothing was started.")
         socket_ = web.WebSocketResponse(heartbeat=HEARTBEAT)
-        await socket_.prepare(request)
-        if len(self.live) >= self.max_sessions:
-            await socket_.send_bytes(
-                f"\r\nEvery table of this server is in use (at most {self.max_sessions} "
-                "at once): close one of them or try again later.\r\n".encode())
-            await socket_.close()
-            return socket_
         width = _size(request.query.get("width"), 80)
         height = _size(request.query.get("height"), 24)
         tab = self._tab_process(self.command, write_bytes=socket_.send_bytes,
                                 write_str=socket_.send_str, close=socket_.close,
                                 download_manager=self._downloads)
-        self.live.add(tab)
+        self.live.add(tab)  # its table is taken from now on
         try:
+            await socket_.prepare(request)
             await tab.start(width, height)
             async for message in socket_:
                 if message.type != WSMsgType.TEXT:
@@ -361,6 +407,7 @@ class TableServer:
             web.get("/", self.index),
             web.get("/ws", self.websocket),
             web.get("/ws/{token}", self.websocket),
+            web.get("/ws/{token}/{ticket}", self.websocket),
             web.get("/favicon.ico", self.no_icon),
             web.static("/static", static_folder(), show_index=False),
         ])
