@@ -69,7 +69,7 @@ async def test_the_meter_is_off_by_default_and_m_turns_it_on_for_an_assisted_gam
         screen = table(app)
         assert "meter" not in south(screen)
         assert not fake_chance.asked and not screen.game.assisted
-        await pilot.press("m")
+        await pilot.press("m", "y")  # (y: the question before a game's first help)
         await until_meter(app, pilot)
         assert screen.game.assists == ["meter"]
         assert assisted_lines(screen) == 1
@@ -148,8 +148,8 @@ async def test_a_hint_makes_the_game_assisted_once(quick_options: PlayOptions) -
         await settle(app, pilot)
         screen = table(app)
         assert not screen.game.assisted
-        for _ in range(2):
-            await pilot.press("h")
+        for answer in ("y", None):  # (the question is asked before the first hint only)
+            await pilot.press("h", *([answer] if answer else []))
             await app.workers.wait_for_complete()
             await pilot.pause()
         assert "Hint:" in status(screen)
@@ -222,7 +222,7 @@ async def test_a_resumed_assisted_game_says_what_help_was_used_and_keeps_the_met
     app = NilApp("play", options=OPTIONS)
     async with app.run_test(size=(100, 32)) as pilot:
         await settle(app, pilot)
-        await pilot.press("h")
+        await pilot.press("h", "y")  # (y: the question before a game's first help)
         await app.workers.wait_for_complete()
         await pilot.press("m")
         await pilot.press("enter")
@@ -245,7 +245,7 @@ async def test_the_meter_pressed_in_one_game_stays_with_that_game(
     async with app.run_test(size=(100, 32)) as pilot:
         await settle(app, pilot)
         screen = table(app)
-        await pilot.press("m")
+        await pilot.press("m", "y")  # (y: the question before a game's first help)
         await until_meter(app, pilot)
         assert screen.game.assists == ["meter"]
         saved = app.store.load_current()

@@ -85,7 +85,7 @@ async def test_hint_moves_the_cursor_to_a_legal_card(quick_options: PlayOptions)
         await settle(app, pilot)
         screen = table(app)
         before = screen.game.to_record()["deals"]
-        await pilot.press("h")
+        await pilot.press("h", "y")  # (y: the question before a game's first help)
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert "Hint:" in str(screen.query_one("#status").render())
@@ -211,7 +211,7 @@ async def test_a_hints_reason_is_on_the_status_line_at_100_columns(
         async with app.run_test(size=size) as pilot:
             await settle(app, pilot)
             screen = table(app)
-            await pilot.press("h")
+            await pilot.press("h", "y")  # (y: the question before a game's first help)
             await app.workers.wait_for_complete()
             await pilot.pause()
             status = screen.query_one("#status")

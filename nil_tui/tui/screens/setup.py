@@ -218,7 +218,8 @@ class SetupScreen(NilScreen):
                            tooltip="Shows your chance to stay clean this deal; a game "
                            "played with it counts as assisted. m turns it on or off for "
                            "one game.")
-                yield Static("(the new game then counts as assisted)", id="meter-note")
+                yield Static("(this or a hint (h) makes the game assisted)",
+                             id="meter-note")
             yield Static(id="setup-error").set_styles("display: none;")
             with Horizontal(classes="setup-row setup-buttons"):
                 yield Button("Start", id="start", variant="primary")

@@ -436,10 +436,13 @@ class TableScreen(TableWork):
         self.refresh_view()
 
     def action_hint(self) -> None:
-        self._carry_out(self.session.act(AskHint()))
+        self._with_help("hint", lambda: self._carry_out(self.session.act(AskHint())))
 
     def action_meter(self) -> None:
         """Show or hide the chance to stay clean on your seat line (this game only)."""
+        self._with_help("meter", self._turn_meter, ask=not self.session.meter_on)
+
+    def _turn_meter(self) -> None:
         on = not self.session.meter_on
         out = self.session.act(SetMeter(on))
         if not any(isinstance(item, Refused) for item in out):

@@ -14,6 +14,8 @@ from ..messages import BotDecided, BotLost, HintReady
 from .base import NilScreen
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from rich.text import Text
 
     from ...driver import Request
@@ -61,6 +63,24 @@ class TableWork(NilScreen):
 
     def _carry_out(self, out: list[gs.Out], draw: bool = True) -> None:
         raise NotImplementedError
+
+    _help_agreed = False  # the player said yes to the question before a first help
+
+    def _with_help(self, what: str, go: Callable[[], None], ask: bool = True) -> None:
+        """``go``; before a game's first help (``ask``: turning the meter off is none), once
+        it has said what the help does and the player agreed (see help_question)."""
+        state = self.session.state()
+        if not ask or not state.help_allowed or state.assisted or self._help_agreed:
+            go()
+            return
+        from .help_question import AskHelp
+
+        def answered(answer: str | None) -> None:
+            if answer == "yes":
+                self._help_agreed = True
+                go()
+
+        self.app.push_screen(AskHelp(what), answered)
 
     @work(group="pushed", exclusive=True)
     async def listen(self) -> None:
