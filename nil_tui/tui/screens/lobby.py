@@ -63,15 +63,43 @@ def seat_lines(message: dict[str, Any] | None, you: int | None) -> list[Text]:
     return lines
 
 
-def notice_text(event: dict[str, Any], message: dict[str, Any]) -> str | None:
-    from ...net.text import describe_notice
-
+def seat_names(message: dict[str, Any]) -> list[str]:
     names = [one_line(s.get("name") or SEAT_NAMES[i])
              for i, s in enumerate(message.get("seats", [])[:4])]
     while len(names) < 4:
         names.append(SEAT_NAMES[len(names)])
+    return names
+
+
+def notice_text(event: dict[str, Any], message: dict[str, Any]) -> str | None:
+    from ...net.text import describe_notice
+
+    names = seat_names(message)
+    seat = event.get("seat")
+    if event.get("kind") == "owner":
+        return f"{names[seat]} may start the game now" if isinstance(seat, int) and \
+            0 <= seat <= 3 else None
     text = describe_notice(event, names)
     return one_line(text) if text else None
+
+
+def who_starts(message: dict[str, Any] | None) -> str:
+    """Who may start the game, as the lobby says (the owner passes on when they leave)."""
+    owner = message.get("owner") if message is not None else None
+    if isinstance(owner, int) and 0 <= owner <= 3 and message is not None:
+        return seat_names(message)[owner]
+    return "the host"
+
+
+def waits_text(message: dict[str, Any] | None) -> Text | None:
+    """How long the table waits for a player away or silent on their turn."""
+    if message is None:
+        return None
+    away, turn = message.get("away_timeout"), message.get("turn_timeout")
+    if not isinstance(away, (int, float)) or not isinstance(turn, (int, float)):
+        return None
+    return Text(f"\nAway {away:g} s, or silent {turn:g} s on one's turn: a bot plays until "
+                "one is back.", style="dim")
 
 
 class ConfirmLeave(ModalScreen[bool]):
@@ -290,9 +318,13 @@ class LobbyScreen(NilScreen):
         if self.asked_to_start:
             return Text("Starting the game...", style="bold")
         if self.client.owner:
-            return Text("Enter or s: start the game (the empty seats get their bots). "
-                        "Esc: leave.")
-        return Text("Waiting for the host to start the game. Esc: leave.")
+            status = Text("Enter or s: start the game (the empty seats get their bots). "
+                          "Esc: leave.")
+        else:
+            status = Text(f"Waiting for {who_starts(self.client.seats)} to start the game. "
+                          "Esc: leave.")
+        waits = waits_text(self.client.seats)
+        return status + waits if waits is not None else status
 
     def _show(self) -> None:
         if not self.is_attached:
