@@ -138,9 +138,9 @@ def test_the_game_never_writes_a_control_character_in_a_record() -> None:
 
 
 def on_a_terminal(argv: list[str], home: Path, until: bytes, keys: bytes = b"\x11",
-                  timeout: float = 60.0) -> bytes:
-    """What ``nil-tui ARGV`` writes to a real terminal (a pty of 100x32) until ``until`` has
-    been drawn; then ``keys`` are typed (Ctrl+Q: quit) and the rest is read to its end."""
+                  timeout: float = 60.0, rows: int = 32) -> bytes:
+    """What ``nil-tui ARGV`` writes to a real terminal (a pty of 100 columns) until ``until``
+    has been drawn; then ``keys`` are typed (Ctrl+Q: quit) and the rest is read to its end."""
     import fcntl
     import select
     import struct
@@ -148,7 +148,7 @@ def on_a_terminal(argv: list[str], home: Path, until: bytes, keys: bytes = b"\x1
     import time
 
     master, slave = os.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 32, 100, 0, 0))
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, 100, 0, 0))
     env = dict(os.environ, TERM="xterm-256color", NIL_TUI_HOME=str(home))
     env.pop("TEXTUAL", None)
     proc = subprocess.Popen([sys.executable, "-m", "nil_tui", *argv], stdin=slave,
@@ -179,8 +179,9 @@ def on_a_terminal(argv: list[str], home: Path, until: bytes, keys: bytes = b"\x1
 
 
 def keep_hostile_game(home: Path) -> None:
-    """A finished game in the store whose opponents are named with ESC ] 0; ... BEL, a C1
-    CSI and U+202E, as a record or a setting kept before names were cleaned holds them."""
+    """Finished games in the store whose opponents (and a daily challenge's date) are named
+    with ESC ] 0; ... BEL, a C1 CSI and U+202E, as a record or a setting kept before names
+    were cleaned holds them."""
     from nil_tui.engine import Game
     from nil_tui.store import Store
 
@@ -190,9 +191,11 @@ def keep_hostile_game(home: Path) -> None:
     record = game.to_record()
     for player in record["players"][1:]:
         player["bot"] = player["name"] = HOSTILE
+    challenge = {**record, "seed": 6, "challenge": {"date": f"2026-{HOSTILE}", "reference": [0]}}
     store = Store.open(home)
     try:
         store.finish_game(record, {"deals": 1, "bots": [HOSTILE] * 3, "seed": 5})
+        store.finish_game(challenge, {"deals": 1, "bots": [HOSTILE] * 3, "seed": 6})
     finally:
         store.close()
 
@@ -210,7 +213,8 @@ def test_history_and_stats_on_a_real_terminal_show_stored_names_as_text(
     """The route seen: the opponents' spec held ESC ] 0;TITLE BEL, and ``nil-tui history``
     changed the window's title. Every stored name is drawn with its escapes shown."""
     keep_hostile_game(tmp_path)
-    out = on_a_terminal([command], tmp_path, until=b"OWNED")
+    # Tall enough for every chart of the statistics (the challenges' dates label one).
+    out = on_a_terminal([command], tmp_path, until=b"OWNED", rows=120)
     assert b"e\\x1b]0;OWNED\\x07m" in out, out[:2000]
     assert_nothing_obeyed(out)
 

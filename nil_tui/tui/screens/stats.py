@@ -215,7 +215,7 @@ class StatsScreen(Screen[None]):
         note_widget.update(words)
         note_widget.display = bool(words)
         self.query_one("#stats-challenges", BarChart).update(
-            [c.date[5:] for c in shown], [float(c.diff or 0) for c in shown])
+            [one_line(c.date[5:]) for c in shown], [float(c.diff or 0) for c in shown])
 
     def _draw_clean(self, by: dict[str, Shares]) -> None:
         levels = [(name, f) for name, f in by.items() if f.deals]
