@@ -1,5 +1,6 @@
 """Versions of the expert that were measured against it and not kept, as bot specs for
-``paired.py`` (README, "How the expert got there"), run from the repository root:
+``paired.py`` (docs/developers/expert.md, "How the expert got there"), run from the
+repository root:
 
     nice -n 19 python benchmarks/paired.py expert_variants:LearnedAfterOne expert --field hard --deals 80
     nice -n 19 python benchmarks/paired.py expert_variants:LooseRule expert --field hard --deals 60

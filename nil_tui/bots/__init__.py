@@ -40,7 +40,7 @@ class Level(NamedTuple):
     title: str
     description: str
     target: str  # "module:Name" of the implementation, imported on first use
-    # The strength the ladder measured (README, "Measured strength"): the edge, points a deal
+    # The strength the ladder measured (docs/bots/levels.md, "Measured strength"): the edge, points a deal
     # more than the opponents, against three of a level; setup says it in words.
     measured: str = ""
 

@@ -106,7 +106,7 @@ class PlayerView:
         return voids_of(self.voids_mask)
 
     def suit_cards(self, suit: int) -> tuple[Card, ...]:
-        """This seat's cards of one suit, ascending (README lists it for bot authors)."""
+        """This seat's cards of one suit, ascending (the bot authors' page lists it)."""
         return tuple(c for c in self.hand if c.suit == suit)
 
 

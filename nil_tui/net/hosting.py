@@ -86,7 +86,7 @@ class HostedTable:
                  f"(or read out: {self.code})"]
         if self.local_only:
             lines.append("It listens on this machine only: a friend elsewhere comes through "
-                         "an SSH tunnel (see README, Play together).")
+                         "an SSH tunnel (see Playing together in the documentation).")
         return lines
 
     def own_client(self) -> TableClient:
