@@ -22,6 +22,7 @@ from . import keys
 from .clock import STAND_IN, Clock
 from .protocol import (
     JSON,
+    MAX_NAME,
     PROTOCOL,
     Hello,
     Refusal,
@@ -271,8 +272,8 @@ class Table:
             seat.member = member
             if old is not None:
                 old.close(4000, "you joined this table again from elsewhere")
-            if hello.name:
-                seat.name = hello.name
+            if hello.name:  # a new name is made unique as a newcomer's is
+                seat.name = unique_name(self.seats, hello.name, found)
             back = seat.away_since is not None or seat.stand_in
             seat.away_since, seat.stand_in = None, False
             notice = {"kind": "back" if back else "joined", "seat": found, "name": seat.name}
@@ -508,11 +509,13 @@ def free_seat(seats: list[Seat], wanted: int | None) -> int:
 
 
 def unique_name(seats: list[Seat], name: str, seat: int) -> str:
-    """``name``, or ``name 2``, ``name 3``... when another person at the table has it."""
+    """``name``, or ``name 2``, ``name 3``... when another person at the table has it (the
+    name cut so that the whole stays within MAX_NAME characters)."""
     taken = {s.name for s in seats if s.number != seat and s.kind == "person"}
     candidate, n = name, 2
     while candidate in taken:
-        candidate = f"{name} {n}"
+        suffix = f" {n}"
+        candidate = name[:MAX_NAME - len(suffix)].rstrip() + suffix
         n += 1
     return candidate
 

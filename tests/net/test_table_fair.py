@@ -240,3 +240,22 @@ async def test_a_client_of_another_version_is_told_what_differs(
             + reason
         assert all(seat.kind == "empty" for seat in s.table.seats)
 
+
+
+async def test_names_are_cleaned_cut_and_unique_within_the_longest_name() -> None:
+    async with served(TableConfig(deals=1, seed=12)) as s:
+        long = "Bartholomew Montgomery-Smythe"  # cut to 24 characters
+        first = TableClient(s.invite, name="  Bartholomew\n  Montgomery-Smythe\x07 ")
+        assert (await first.connect())["name"] == long[:24]
+        second = TableClient(s.invite, name=long)
+        name = (await second.connect())["name"]
+        assert name == long[:22] + " 2" and len(name) == 24
+        ann = TableClient(s.invite, name="Ann")
+        await ann.connect()
+        key = ann.key
+        await ann.close()
+        # coming back under another's name: made unique too
+        back = TableClient(s.invite, key=key, name=long)
+        assert (await back.connect())["name"] == long[:22] + " 3"
+        for c in (first, second, back):
+            await c.close()
