@@ -240,8 +240,10 @@ def hostile_record(folder: Path) -> Path:
     return path
 
 
-@pytest.mark.parametrize("how", ["table", "json", "missing"])
+@pytest.mark.parametrize("how", ["json", "missing"])
 def test_analyse_prints_names_and_file_names_escaped(how: str, tmp_path: Path) -> None:
+    """The JSON analysis names the player as the record does (the table names nobody), and
+    an error quotes the file's name."""
     path = hostile_record(tmp_path)
     argv = ["analyse", str(path), "--jobs", "1", *(["--json"] if how == "json" else [])]
     if how == "missing":

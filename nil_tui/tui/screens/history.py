@@ -44,7 +44,7 @@ def result_text(row: HistoryRow) -> Text:
     """"Safe", "Draw", "Under the table", "Under (shared)" (short enough for 80 columns)."""
     result = row.result
     short = RESULT_SHORT.get(result, result)
-    return Text(short[:1].upper() + short[1:], style=RESULT_STYLE.get(result, ""))
+    return Text(one_line(short[:1].upper() + short[1:]), style=RESULT_STYLE.get(result, ""))
 
 
 LEVEL_SHORT = {"normal": "norm", "expert": "exp"}
