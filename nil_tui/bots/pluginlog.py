@@ -23,6 +23,8 @@ except ImportError:  # pragma: no cover - no file locks here: appends are not se
     fcntl = None  # type: ignore[assignment]
 
 LIMIT = 1 << 20  # bytes of one file; the one before is kept as plugins.log.1
+LOCK_WAIT = 0.5  # seconds an append waits for the file's lock before its text is dropped
+LOCKED_OUT = 5.0  # seconds after such a wait during which appends are dropped at once
 OLD_SUFFIX = ".1"
 _FLAGS = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
 
@@ -51,6 +53,7 @@ class Log:
         self._fd = fd if self.path is None else None
         self._own = False  # whether _fd was opened here (and is closed here)
         self._cut = False  # the file held was renamed: a fresh one says it was cut
+        self._locked_out = 0.0  # until then, a lock held by another is not waited for
 
     def append(self, data: bytes) -> None:
         if not data:
@@ -68,7 +71,8 @@ class Log:
         assert self.path is not None
         for _ in range(8):  # each turn: another process renamed the file meanwhile
             fd = self._open()
-            _lock(fd)
+            if not self._lock(fd):
+                return  # held by another for too long (a plugin may take it): dropped
             try:
                 if not _names(fd, self.path):
                     continue  # renamed since it was opened: open the new one
@@ -83,6 +87,29 @@ class Log:
                 return
             finally:
                 _unlock(fd)
+
+    def _lock(self, fd: int) -> bool:
+        """Take the file's lock, waiting at most LOCK_WAIT seconds, not at all for
+        LOCKED_OUT seconds after a wait that failed: a process that holds the lock forever
+        costs the game no more than that, and what the plugins write meanwhile is dropped."""
+        if fcntl is None:
+            return True
+        now = time.monotonic()
+        deadline = now + (LOCK_WAIT if now >= self._locked_out else 0.0)
+        pause = 0.001
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return True
+            except BlockingIOError:
+                now = time.monotonic()
+                if now >= deadline:
+                    self._locked_out = max(self._locked_out, now + LOCKED_OUT)
+                    return False
+                time.sleep(min(pause, deadline - now))
+                pause = min(pause * 2, 0.05)
+            except OSError:  # no locks on this file system: appends are not serialised
+                return True
 
     def _open(self) -> int:
         """The log's descriptor, opened again when the name is another file's now."""
@@ -116,11 +143,6 @@ def _names(fd: int, path: str) -> bool:
         return False
     return stat.S_ISREG(named.st_mode) and (held.st_dev, held.st_ino) == (named.st_dev,
                                                                           named.st_ino)
-
-
-def _lock(fd: int) -> None:
-    if fcntl is not None:
-        fcntl.flock(fd, fcntl.LOCK_EX)
 
 
 def _unlock(fd: int) -> None:

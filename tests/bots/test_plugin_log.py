@@ -97,3 +97,29 @@ def test_a_log_without_a_file_passes_everything_on(tmp_path: Path) -> None:
     os.close(write)
     assert os.read(read, 4096) == b"x" * 1000
     os.close(read)
+
+
+def test_a_log_locked_by_another_process_costs_a_game_no_time(tmp_path: Path) -> None:
+    """Another process (a plugin, say) takes the log's lock and keeps it: the loud plugin's
+    game still ends in its usual time, each of its decisions within the time cap (no card
+    played for it), and what it wrote meanwhile is dropped rather than waited on."""
+    import fcntl
+    import json
+
+    home = tmp_path / "home"
+    home.mkdir()
+    records = tmp_path / "r.jsonl"
+    env = dict(os.environ, NIL_TUI_HOME=str(home), PYTHONPATH=str(PLUGINS))
+    with open(home / "plugins.log", "ab") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        start = time.monotonic()
+        done = subprocess.run(
+            [sys.executable, "-m", "nil_tui", "simulate", "--games", "1", "--deals", "2",
+             "--seed", "3", "--time-cap", "2", "--records", str(records), "--bots",
+             "nil_loud:Loud,easy,easy,easy"], env=env, capture_output=True, timeout=120,
+            check=False)
+        took = time.monotonic() - start
+    assert done.returncode == 0, done.stderr
+    assert "incidents" not in json.loads(records.read_text(encoding="utf-8"))
+    assert took < 30, took
+    assert (home / "plugins.log").stat().st_size == 0
