@@ -30,7 +30,7 @@ def assert_terminal_safe(data: bytes) -> None:
     assert not found, f"unsafe characters {found!r} in {text[:600]!r}"
 
 
-# --- item: argparse quotes what was typed -----------------------------------------------------
+# --- what argparse quotes as it was typed ---------------------------------------------------
 @pytest.mark.parametrize("argv", [
     ["history", "5\n6"], ["rules", "a\rb"], ["stats", "x\x1b]0;TITLE\x07y"],
     ["play", "--sp\ny"], ["rules", "\u202eevil"], ["simulate", "--games", "1", "\x9b2J"],
@@ -47,7 +47,7 @@ def test_an_unknown_argument_is_quoted_on_one_safe_line(argv: list[str], tmp_pat
     assert b"unrecognized arguments" in done.stderr or b"invalid" in done.stderr, done.stderr
 
 
-# --- item: names from plugins and records -------------------------------------------------
+# --- names from plugins and records ------------------------------------------------------
 # What a terminal would obey: a new window title, a C1 CSI that clears the screen, a mark that
 # turns the text right to left.
 TITLE = "\x1b]0;OWNED\x07"
