@@ -485,12 +485,16 @@ def plugin_log() -> Path | None:
 
 
 def _open_log(path: Path | None) -> IO[bytes] | int:
-    """The host's own standard error: the log (its plugin's output is copied there within
-    the log's limit by the host, which starts it afresh when it is full)."""
+    """The host's own standard error: the log, started afresh first if it is full (the old
+    one kept as .1). The host copies its plugin's output there within the log's limit
+    (:mod:`.pluginlog`); where there is no ``os.fork`` the plugin writes to it directly,
+    and only this start keeps the log's size in hand."""
     if path is None:
         return subprocess.DEVNULL
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+        if path.exists() and pluginlog.is_full(path.stat().st_size):
+            path.replace(path.with_name(path.name + pluginlog.OLD_SUFFIX))
         return open(path, "ab")
     except OSError:
         return subprocess.DEVNULL
