@@ -99,3 +99,33 @@ def test_a_seat_says_it_is_thinking_only_once_its_bot_has_taken_a_second() -> No
     assert session.state().thinking == seat
     session.bot_decided(session.driver.decide(asked[0].request))
     assert session.thinking is None  # decided: its card lands after its pause
+
+
+def test_the_games_first_card_waits_while_the_cut_is_on_show() -> None:
+    """The table shows the cut for the first dealer until the game's first card: a bot's
+    first card waits as long as a finished trick stays, later ones their usual pause."""
+    card, trick = gs.PAUSES["normal"]
+    for seed in range(40):
+        game = Game(1, seed, players=PLAYERS)
+        if game.deal.to_move == 0:
+            continue  # you lead: the cut stays until you play
+        assert game.cut is not None
+        session = gs.GameSession(GameDriver(game), PlayOptions(deals=1, bots=("easy",) * 3,
+                                                               seed=seed))
+        clock = Clock(session)
+        clock.take(session.start())
+        lands = [due for due, _, token in clock.timers if token[0] == "land"]
+        assert lands == [trick]
+        ask = clock.asked.pop(0)
+        clock.take(session.bot_decided(session.driver.decide(ask.request)))
+        due, _, token = heapq.heappop(clock.timers)
+        while token[0] != "land":
+            due, _, token = heapq.heappop(clock.timers)
+        clock.now = due
+        clock.take(session.timer_done(token))
+        assert len(session.game.deal.plays) == 1
+        if clock.asked:  # the next bot's card: its usual pause
+            waits = [d - clock.now for d, _, t in clock.timers if t[0] == "land"]
+            assert len(waits) == 1 and abs(waits[0] - card) < 1e-9
+        return
+    raise AssertionError("no seed with a bot to lead")

@@ -458,8 +458,13 @@ class PacedGame:
         return out
 
     def _start_landing(self) -> list[Out]:
-        """The pause before the awaited bot's card lands starts now."""
-        pause = PAUSES.get(self.options.speed, PAUSES["normal"])[0]
+        """The pause before the awaited bot's card lands starts now. The game's first card
+        waits as long as a finished trick stays: the table shows the cut for the first
+        dealer until then."""
+        pause, trick = PAUSES.get(self.options.speed, PAUSES["normal"])
+        game = self.game
+        if game.deal_number == 1 and not game.deal.plays and game.cut is not None:
+            pause = max(pause, trick)
         if pause <= 0:
             self._land_due = True
             return []

@@ -17,6 +17,7 @@ from ...textsafe import one_line
 from ..widgets.cards import CardLook
 from ..widgets.trick import TrickInfo, TrickView
 from .base import NilScreen, close_screen
+from .table_words import cut_trick
 
 ANALYSIS_WAITS = "The analysis of your plays opens once the challenge is over (in history)."
 
@@ -158,7 +159,11 @@ class ReviewScreen(NilScreen):
     def _trick_info(self, at: Deal) -> TrickInfo:
         step = self.step
         if step == 0:
-            return TrickInfo((), None, "The hands as dealt")
+            cut = self.game.cut if self.deal_index == 0 else None
+            if cut is None:
+                return TrickInfo((), None, "The hands as dealt")
+            shown = cut_trick(cut, (self.names[0], self.names[1], self.names[2], self.names[3]))
+            return shown._replace(caption=f"{shown.caption}; the hands as dealt")
         if step <= len(at.tricks):
             trick = at.tricks[step - 1]
             placed = tuple((trick.player_of(k), c) for k, c in enumerate(trick.cards))

@@ -26,7 +26,6 @@ from ...session.protocol import (
     MeterReading,
     PlayCard,
     Refused,
-    SetMeter,
     TableState,
     Undo,
 )
@@ -152,6 +151,8 @@ class TableScreen(TableWork):
         if state.plays or state.deal_number > 1:
             self.log_line(words.resumed_line(state.deal_number, state.deals_planned,
                                              session.help_used() if state.assisted else None))
+        if state.deal_number == 1 and self.game.cut is not None:
+            self.log_line(words.cut_line(self.game.cut, self.look, self.labels))
         self.log_line(words.deal_start_line(state, self.labels))
         for item in session.told_so_far(self._notes):
             self._log(item)
@@ -189,7 +190,7 @@ class TableScreen(TableWork):
             pool=state.pool if state.scoring == "pool" else None,
             tiebreak=state.tiebreak)
         self.query_one(TrickView).info = words.trick_info(state, self._holding, self._peeking,
-                                                                 self.labels)
+                                                                 self.labels, self.game.cut)
         mine = to_move == state.seat and state.pace in ("your_turn", "forced")
         self.query_one(Hand).set_hand(state.hand, frozenset(state.legal) if mine
                                       else frozenset(), mine)
@@ -441,12 +442,3 @@ class TableScreen(TableWork):
     def action_meter(self) -> None:
         """Show or hide the chance to stay clean on your seat line (this game only)."""
         self._with_help("meter", self._turn_meter, ask=not self.session.meter_on)
-
-    def _turn_meter(self) -> None:
-        on = not self.session.meter_on
-        out = self.session.act(SetMeter(on))
-        if not any(isinstance(item, Refused) for item in out):
-            self.status(Text("Meter on: your chance to stay clean this deal, from what you "
-                             "see (m hides it)." if on else "Meter off (m shows it again).",
-                             style="dim"))
-        self._carry_out(out)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from ...engine import SEAT_NAMES, Suit, Trick, describe_result
+from ...engine import SEAT_NAMES, Cut, Suit, Trick, describe_result
 from ...session import game_session as gs
 from ...session.protocol import (
     AWAY,
@@ -106,6 +106,39 @@ def seat_info(state: TableState, seat: int, name: str, away: str, holding: bool)
                     thinking=state.thinking == seat and not holding)
 
 
+def cut_line(cut: Cut, look: CardLook, labels: Labels = SEAT_LABELS) -> Text:
+    """The log's line for the cut for the first dealer: each seat's card, each redraw of the
+    seats tied lowest, who deals."""
+    line = Text("The cut for the first dealer: ", style="cyan")
+    def name(seat: int) -> str:  # (within the sentence)
+        return "you" if labels[seat] == "You" else labels[seat]
+
+    for k, row in enumerate(cut.draws):
+        drew = [(seat, card) for seat, card in enumerate(row) if card is not None]
+        if k:
+            tied = " and ".join(name(seat) for seat, _ in drew)
+            line.append(f"; {tied} tie and draw again: ", style="cyan")
+        for n, (seat, card) in enumerate(drew):
+            line.append(("" if n == 0 else ", ") + f"{name(seat)} ", style="cyan")
+            line.append_text(look.styled(card))
+    line.append(f"; {_deals(cut.dealer, labels)} (the lowest card).", style="cyan")
+    return line
+
+
+def cut_trick(cut: Cut, labels: Labels = SEAT_LABELS) -> TrickInfo:
+    """The cut as the middle of the table shows it: each seat's last card drawn, the dealer's
+    marked (it drew lowest); a redraw is told in the log."""
+    last = {seat: card for row in cut.draws for seat, card in enumerate(row)
+            if card is not None}
+    return TrickInfo(tuple(sorted(last.items())), cut.dealer,
+                     f"Cut: {_deals(cut.dealer, labels)}")
+
+
+def _deals(seat: int, labels: Labels) -> str:
+    """"you deal" (your seat, named "You"), "West deals", "South deals" (a replay's)."""
+    return "you deal" if labels[seat] == "You" else f"{labels[seat]} deals"
+
+
 def deal_start_line(state: TableState, labels: Labels = SEAT_LABELS) -> Text:
     """The deal's first line in the log: its number, the dealer, who leads first."""
     first = state.plays[0].seat if state.plays else state.leader
@@ -181,10 +214,11 @@ def meter_text(tricks: int, reading: MeterReading | None) -> str:
 
 
 def trick_info(state: TableState, shown: Trick | None, peeking: bool,
-               labels: Labels = SEAT_LABELS) -> TrickInfo:
+               labels: Labels = SEAT_LABELS, cut: Cut | None = None) -> TrickInfo:
     """The middle of the table: the trick on show (just won, or the peek at the last one),
     else the trick being played with who led it, else the last trick won (it stays until
-    the next card is played, at any speed) and who leads now."""
+    the next card is played, at any speed) and who leads now; before the game's first card,
+    the cut for the first dealer (``cut``) and who leads."""
     if shown is not None:
         cards = tuple((shown.player_of(k), c) for k, c in enumerate(shown.cards))
         w = shown.winner
@@ -204,6 +238,10 @@ def trick_info(state: TableState, shown: Trick | None, peeking: bool,
         cards = tuple((p.seat, p.card) for p in plays[-4:])
         return TrickInfo(cards, w,
                          f"{seat_subject(w, labels)} won it and {verb(w, 'lead', 'leads')}")
+    if cut is not None and state.deal_number == 1:
+        shown_cut = cut_trick(cut, labels)
+        leads = says(state.leader, "lead", "leads", start=False, labels=labels)
+        return shown_cut._replace(caption=f"{shown_cut.caption}; {leads}")
     return TrickInfo((), None, f"{says(state.leader, 'lead', 'leads', labels=labels)}")
 
 

@@ -6,17 +6,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rich.text import Text
 from textual import events, on, work
 from textual.message import Message
 
 from ...engine import PlayerView
+from ...session.protocol import Refused, SetMeter
 from ..messages import BotDecided, BotLost, HintReady
 from .base import NilScreen
 
 if TYPE_CHECKING:
     from collections.abc import Callable
-
-    from rich.text import Text
 
     from ...driver import Request
     from ...session import game_session as gs
@@ -132,6 +132,16 @@ class TableWork(NilScreen):
                                          tall=self.size.height > 24)
         self.log_line(logged)
         self.status(shown)
+
+    def _turn_meter(self) -> None:
+        """Show or hide the chance to stay clean on your seat line (this game only)."""
+        on = not self.session.meter_on
+        out = self.session.act(SetMeter(on))
+        if not any(isinstance(item, Refused) for item in out):
+            self.status(Text("Meter on: your chance to stay clean this deal, from what you "
+                             "see (m hides it)." if on else "Meter off (m shows it again).",
+                             style="dim"))
+        self._carry_out(out)
 
     def log_line(self, line: Text) -> None:
         raise NotImplementedError
