@@ -118,7 +118,9 @@ class Log:
         if fd is not None and _names(fd, self.path):
             return fd
         if fd is not None:
-            self._cut = True  # the file held is plugins.log.1 now (or gone)
+            # The file held is plugins.log.1 now: the fresh one says it was cut (not when
+            # the file was taken away by hand).
+            self._cut = _names(fd, self.path + OLD_SUFFIX)
             if self._own:
                 os.close(fd)
         self._fd = None

@@ -123,3 +123,20 @@ def test_a_log_locked_by_another_process_costs_a_game_no_time(tmp_path: Path) ->
     assert "incidents" not in json.loads(records.read_text(encoding="utf-8"))
     assert took < 30, took
     assert (home / "plugins.log").stat().st_size == 0
+
+
+def test_a_log_taken_away_by_hand_starts_again_without_a_cut_note(tmp_path: Path) -> None:
+    """The player deletes plugins.log while plugins write: the next append starts a new
+    file, which does not claim to have been cut; a log cut for its size says so."""
+    path = tmp_path / "plugins.log"
+    log = Log(str(path), limit=1000)
+    log.append(b"a" * 400 + b"\n")
+    path.unlink()
+    log.append(b"b" * 400 + b"\n")
+    assert path.read_bytes() == b"b" * 400 + b"\n"
+    log.append(b"c" * 400 + b"\n")
+    log.append(b"d" * 400 + b"\n")  # past 1000 bytes: cut
+    first, _, rest = path.read_bytes().partition(b"\n")
+    assert b"was cut here" in first and rest == b"d" * 400 + b"\n"
+    assert (tmp_path / "plugins.log.1").read_bytes() == b"b" * 400 + b"\n" + b"c" * 400 + b"\n"
+    log.close()
