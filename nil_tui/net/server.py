@@ -39,8 +39,8 @@ from .table import Table
 class Limits:
     hello_timeout: float = 5.0
     max_connections: int = 64
-    unseated: int = 32  # connections that have not shown the invite yet, all together
-    per_address: int = 8  # ... and from one address
+    unseated: int = 32  # connections that have not shown the invite yet, all together (at
+    per_address: int = 8  # most half of max_connections), and from one address
     rate: float = 20.0  # messages a second, on average
     burst: int = 40
     flood_close: int = 100  # refused over the rate before the connection is closed
@@ -188,9 +188,12 @@ class Gate:
             return "This table has too many connections.\n"
         if invited:
             return None
-        if sum(self.unseated.values()) >= self.limits.unseated:
+        # at most half the places for connections not seated yet: the rest stays for those
+        # who show the invite, however few places the host allows
+        unseated = max(1, min(self.limits.unseated, self.limits.max_connections // 2))
+        if sum(self.unseated.values()) >= unseated:
             return "This table has too many connections that have not joined yet.\n"
-        if self.unseated.get(address, 0) >= self.limits.per_address:
+        if self.unseated.get(address, 0) >= min(self.limits.per_address, unseated):
             return "Too many connections from your address have not joined yet.\n"
         return None
 
