@@ -230,3 +230,35 @@ async def test_a_hints_reason_is_on_the_status_line_at_100_columns(
             kinds.add("long" if len(hint[-1]) > 98 else "mid" if len(hint[-1]) > 77
                       else "short")
     assert long_seen, "no hint needed two rows"
+
+
+async def test_a_hints_reason_is_shown_when_the_card_tracker_leaves_the_log_a_row(
+        quick_options: PlayOptions, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """At 80x24 with the card tracker open the log is a row or two high: the reason, too long
+    for the status line, is in a note of its own, never only in a log that cannot show it."""
+    from nil_tui.tui.widgets.gamelog import GameLog
+
+    for seed in range(12):
+        (tmp_path / str(seed)).mkdir()
+        monkeypatch.setenv("NIL_TUI_HOME", str(tmp_path / str(seed)))
+        app = NilApp("play", options=replace(quick_options, seed=seed))
+        async with app.run_test(size=(80, 24), notifications=True) as pilot:
+            await settle(app, pilot)
+            screen = table(app)
+            await pilot.press("c", "h", "y")  # the tracker, a hint (y: the first asks)
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            said = str(screen.query_one("#status").render())
+            hint = [line for line in screen.query_one(GameLog).history
+                    if line.startswith("Hint")]
+            if "Hint:" not in said or "(why:" not in said:
+                continue  # played for you, or short enough for the status line
+            assert screen.query_one(GameLog).scrollable_content_region.height < 3
+            assert "why: in the log" not in said
+            reason = hint[-1].partition(" (")[2].removesuffix(")")
+            notes = [str(n.message) for n in app._notifications]
+            assert reason in notes, (reason, notes)
+            words = " ".join(strip.text for strip in app.screen._compositor.render_strips())
+            assert reason.split()[0] in words  # on screen now
+            return
+    raise AssertionError("no hint too long for the status line")

@@ -268,16 +268,18 @@ def effect_text(effect: gs.ShowTrick | gs.ForcedSoon, look: CardLook,
     return Text(f"{takes} the trick; play goes on in a moment (any key: now).", style="dim")
 
 
-def hint_lines(hint: Hint, look: CardLook, width: int, *, tall: bool) -> tuple[Text, Text]:
+def hint_lines(hint: Hint, look: CardLook, width: int, *, tall: bool,
+               in_log: bool = True) -> tuple[Text, Text]:
     """A hint for the log (whole) and for the status line of ``width`` cells: whole when it
     fits (two rows when the terminal is ``tall``, a word may not fill a row to its end, else
-    one), else the card and where the reason is."""
+    one), else the card and where the reason is: the log when it shows the hint whole
+    (``in_log``), else a note of its own."""
     line = Text("Hint: ")
     line.append_text(look.styled(hint.card))
     short = line.copy()
     line.append(f" ({hint.reason})")
     width -= 2
     if line.cell_len > (2 * width - 12 if tall else width - 1):
-        short.append(" (why: in the log)")
+        short.append(" (why: in the log)" if in_log else " (why: in the note)")
         return line, short
     return line, line.copy()

@@ -46,6 +46,12 @@ class MeterReady(Message):
 class TableWork(NilScreen):
     """The worker threads of the table screen (its base class)."""
 
+    # A note (a hint's reason, say) comes down from the top right, over the scores, never
+    # over your hand.
+    DEFAULT_CSS = """
+    TableWork ToastRack { dock: top; align: right top; }
+    """
+
     session: SeatSession
     look: CardLook
     _resumed_once = False
@@ -121,17 +127,24 @@ class TableWork(NilScreen):
 
     def _show_hint(self, hint: Hint) -> None:
         """The hint's card under the cursor; the log keeps the whole hint (it wraps), the
-        status line shows it when it fits."""
+        status line shows it when it fits; when neither shows its reason (the log a row high
+        beside the card tracker), a note does, for a while."""
+        from ..widgets.gamelog import GameLog
         from ..widgets.hand import Hand
         from . import table_words as words
 
         hand = self.query_one(Hand)
         if hint.card in hand.cards:
             hand.cursor = hand.cards.index(hint.card)
-        logged, shown = words.hint_lines(hint, self.look, self.query_one("#status").size.width,
-                                         tall=self.size.height > 24)
+        width = self.query_one("#status").size.width
+        logged, _ = words.hint_lines(hint, self.look, width, tall=self.size.height > 24)
+        in_log = self.query_one(GameLog).shows_whole(logged)
+        logged, shown = words.hint_lines(hint, self.look, width, tall=self.size.height > 24,
+                                         in_log=in_log)
         self.log_line(logged)
         self.status(shown)
+        if shown.plain != logged.plain and not in_log:
+            self.notify(hint.reason, title=shown.plain.partition(" (")[0], timeout=12)
 
     def _turn_meter(self) -> None:
         """Show or hide the chance to stay clean on your seat line (this game only)."""

@@ -47,6 +47,12 @@ class GameLog(ScrollView, can_focus=False):
             self._resized()
         self.refresh()
 
+    def shows_whole(self, line: Text) -> bool:
+        """Whether ``line``, written last, would be in view whole (the log may be only a
+        row or two high: the card tracker open at 80x24)."""
+        rows = self.scrollable_content_region.height
+        return rows > 0 and len(self._wrap(line, self._wrap_width())) <= rows
+
     def _wrap_width(self) -> int:
         return max(MIN_WIDTH, self.scrollable_content_region.width)
 
