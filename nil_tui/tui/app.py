@@ -9,13 +9,14 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.markup import escape
 from textual import events
-from textual.app import App, SystemCommand
+from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen, Screen
 
 from ..options import PlayOptions
 from ..session.home import LOOK, first_run, open_store
 from . import opening
+from .guarded_app import GuardedApp
 from .messages import GameKept, ReferenceNewsArrived
 from .words import describe_saved  # (kept here for the callers of before)
 
@@ -35,7 +36,7 @@ __all__ = ["LOOK", "MIN_HEIGHT", "MIN_WIDTH", "NilApp", "describe_saved", "first
            "open_store"]
 
 
-class NilApp(App[int]):
+class NilApp(GuardedApp):
     """Zero (Nil) in the terminal. ``start`` is the first screen: setup, play, resume, replay,
     history, stats or challenge (of ``challenge_date``). The app keeps the screens, the keys,
     the theme and the size; what a game opens and where it is kept is decided by its
@@ -354,11 +355,6 @@ class NilApp(App[int]):
         if answer:
             self.save_now()
             self.exit(0)
-
-    async def on_event(self, event: events.Event) -> None:
-        if isinstance(event, events.Key) and not self.screen_stack:
-            return  # a key that arrives while the app is closing has nowhere to go
-        await super().on_event(event)
 
     # --- terminal size --------------------------------------------------------------------
     def on_resize(self, event: events.Resize) -> None:

@@ -9,6 +9,9 @@ fails when a newer Textual changes any of them, so that they are looked at again
 * The Linux driver's output file (``LinuxDriver._file``) and its writer thread
   (``LinuxDriver._writer_thread``): the driver writes through a file that turns an error
   of a closed terminal into "the terminal is gone" instead of a blocked app.
+* The option list's paging (``OptionList.action_page_up``, ``action_page_down``): Textual
+  pages by the lines it has laid out, and a page key before the list's first layout raised
+  KeyError (Ctrl+P then PageDown within 0.1 s ended the app). Not fixed in Textual 8.2.8.
 """
 
 from __future__ import annotations
@@ -55,5 +58,33 @@ def writes_started(driver: Any) -> bool:
     return driver._writer_thread is not None
 
 
-__all__ = ["TEXTUAL_VERSION", "forget_exit_messages", "swap_output_file",
+_paging_guarded = False
+
+
+def page_once_laid_out() -> None:
+    """From now on a page key that reaches an option list (the command palette's, a Select's
+    menu) before it is laid out pages once it is, instead of raising KeyError. Done once."""
+    global _paging_guarded
+    if _paging_guarded:
+        return
+    _paging_guarded = True
+    from textual.widgets import OptionList
+
+    def guarded(page: Callable[[OptionList], None]) -> Callable[[OptionList], None]:
+        def page_when_laid_out(option_list: OptionList) -> None:
+            if option_list.scrollable_content_region:
+                page(option_list)
+            else:  # no lines yet to page by: after the next frame, if there are some then
+                option_list.call_after_refresh(
+                    lambda: page(option_list) if option_list.scrollable_content_region
+                    else None)
+
+        return page_when_laid_out
+
+    OptionList.action_page_up = guarded(OptionList.action_page_up)  # type: ignore[method-assign]
+    OptionList.action_page_down = guarded(  # type: ignore[method-assign]
+        OptionList.action_page_down)
+
+
+__all__ = ["TEXTUAL_VERSION", "forget_exit_messages", "page_once_laid_out", "swap_output_file",
            "wrap_exception_handler", "writes_started"]
