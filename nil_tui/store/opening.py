@@ -12,9 +12,7 @@ about ``open_wait`` seconds, and setting a file aside only when its content fail
 from __future__ import annotations
 
 import os
-import shutil
 import sqlite3
-import tempfile
 import time
 from pathlib import Path
 
@@ -205,31 +203,54 @@ def readable_copy(base: Path, warnings: list[str]) -> sqlite3.Connection | None:
 
 
 def snapshot(path: Path) -> sqlite3.Connection:
-    """A copy in memory of the database at ``path``, made without writing anything beside
-    it: the file and its write-ahead log are copied to the temporary folder and read there;
-    when that cannot be done, the file alone is read (as immutable: its log, if it holds
-    anything, is left unread). A missing file gives an empty database."""
-    mem = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+    """A copy in memory of the database at ``path``, read through SQLite alone (its backup)
+    and never by opening the file: closing any descriptor of the file in this process drops
+    every lock this process holds on it, the running game's connection included, and a
+    second program reading the file then takes its write-ahead log away from the game.
+
+    A log that holds something is read with the file in exclusive mode (SQLite keeps the
+    log's index in memory then, needing no room beside the file), else through the index
+    already beside it; when neither can be done, or the log is empty, the file alone is read
+    as immutable (nothing beside it read or made: a log that holds anything is left unread).
+    A missing file gives an empty database."""
     if not path.is_file():
-        return mem
+        return sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+    uri = path.resolve().as_uri()
+    log, index = (path.with_name(path.name + suffix) for suffix in ("-wal", "-shm"))
+    ways: list[tuple[str, str | None]] = []
+    if _size(log) > 0:
+        ways.append((uri, "PRAGMA locking_mode = EXCLUSIVE"))
+        if _size(index) > 0:
+            ways.append((f"{uri}?mode=ro", None))
+    ways.append((f"{uri}?immutable=1", None))
+    for n, (name, first) in enumerate(ways, 1):
+        try:
+            return _backup(name, first)
+        except sqlite3.Error:
+            if n == len(ways):
+                raise
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _size(path: Path) -> int:
     try:
-        with tempfile.TemporaryDirectory(prefix="nil-tui-read-") as tmp:
-            copy = Path(tmp) / path.name
-            shutil.copyfile(path, copy)
-            wal = path.with_name(path.name + "-wal")
-            if wal.is_file():
-                shutil.copyfile(wal, copy.with_name(copy.name + "-wal"))
-            src = sqlite3.connect(copy)
-            try:
-                src.backup(mem)
-            finally:
-                src.close()
-        return mem
-    except (OSError, sqlite3.Error):
-        pass
-    src = sqlite3.connect(f"{path.resolve().as_uri()}?immutable=1", uri=True)
+        return path.stat().st_size if path.is_file() else 0
+    except OSError:
+        return 0
+
+
+def _backup(uri: str, first: str | None) -> sqlite3.Connection:
+    """The database at ``uri`` copied into memory by SQLite's backup, without waiting for a
+    lock."""
+    src = sqlite3.connect(uri, uri=True, timeout=0, check_same_thread=False)
+    mem = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
     try:
+        if first is not None:
+            src.execute(first)
         src.backup(mem)
+    except BaseException:
+        mem.close()
+        raise
     finally:
         src.close()
     return mem
