@@ -85,7 +85,12 @@ class TableClient:
         await self.ws.send(encode(hello(self.invite.secret, key=self.key, name=self.name,
                                         seat=self.wanted_seat, protocol=self.protocol,
                                         app=self.app)))
-        first = await self.receive(timeout)
+        try:
+            first = await self.receive(timeout)
+        except (asyncio.TimeoutError, TimeoutError):
+            await self.ws.close()
+            raise JoinError("unreachable", f"the table at {self.invite.host}:"
+                            f"{self.invite.port} did not answer") from None
         if not isinstance(first, dict):
             raise JoinError("closed", "the table closed the connection")
         if first.get("type") == "error":
@@ -172,6 +177,36 @@ class TableClient:
         return state is not None and state.pace == "your_turn" and bool(state.legal)
 
 
+REJOIN_SECONDS = 180.0
+"""How long a seat whose link was lost is tried for, in all (the words below say it)."""
+REJOIN_WORDS = "3 minutes"
+FINAL_REFUSALS = ("unknown_key", "not_invited", "wrong_version", "started")
+"""What the table answers when the seat is not coming back, however long one tries."""
+
+
+async def rejoin(client: TableClient, within: float | None = None) -> bool:
+    """Take the seat back with its key after a lost link: tries at growing intervals (half a
+    second, doubling up to 5 s) until seated (True) or for ``within`` seconds in all, each
+    try's connection included (False); False at once when the table refuses the seat for
+    good. The link may come back: a laptop wakes, a cable is put back, the host resumes.
+    ``within``: by default :data:`REJOIN_SECONDS`."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + (REJOIN_SECONDS if within is None else within)
+    delay = 0.5
+    while True:
+        await asyncio.sleep(max(0.0, min(delay, end - loop.time())))
+        left = end - loop.time()
+        if left <= 0:
+            return False
+        try:
+            await client.connect(timeout=max(0.1, min(10.0, left / 2)))
+            return True
+        except JoinError as exc:
+            if exc.code in FINAL_REFUSALS:
+                return False
+        delay = min(delay * 2, 5.0)
+
+
 def _why(exc: BaseException) -> str:
     if isinstance(exc, OSError) and exc.strerror:
         return exc.strerror
@@ -205,4 +240,5 @@ async def play_scripted(client: TableClient, rng: random.Random, *,
     raise RuntimeError("the game did not end within the messages allowed")
 
 
-__all__ = ["JoinError", "TableClient", "play_scripted"]
+__all__ = ["REJOIN_SECONDS", "REJOIN_WORDS", "JoinError", "TableClient", "play_scripted",
+           "rejoin"]

@@ -203,6 +203,78 @@ def seen_game(state: TableState, deals: dict[int, DealSeen],
                       players=players)
 
 
+class Seen(NamedTuple):
+    """Where what a seat was shown of the game stops: the deal, how many of its cards, and
+    whether it saw that deal's end."""
+
+    deal_number: int
+    plays: int
+    over: bool
+
+
+def seen_of(state: TableState) -> Seen:
+    return Seen(state.deal_number, len(state.plays), state.pace in ("deal_over", "game_over"))
+
+
+def caught_up(before: Seen, state: TableState, deals: dict[int, DealSeen],
+              played_for: dict[tuple[int, int, Card], str]) -> list[News]:
+    """What happened between the position a seat last saw (``before``) and ``state``, as the
+    news it would have heard had its link stayed up: each card played (a card a bot played
+    for someone away, the seat itself included, said first, as ``BotFailed``), each trick
+    taken, each deal's result and the next deal's beginning, the game's end. The deals
+    finished meanwhile come from ``deals`` (as the table tells a seat that comes back); all in
+    the same frame (turned or not) as ``state``. Nothing when the table is behind what the
+    seat saw (a host that came back from its last save)."""
+    if (state.deal_number, len(state.plays)) < (before.deal_number, before.plays):
+        return []
+    try:
+        game: Game | None = seen_game(state, deals, None, 0)
+    except (ValueError, KeyError, IndexError):
+        game = None
+    news: list[News] = []
+    for number in range(before.deal_number, state.deal_number + 1):
+        known = deals.get(number)
+        if number == state.deal_number:
+            dealer, plays = state.dealer, state.plays
+        elif known is not None:
+            dealer, plays = known.dealer, known.plays
+        else:
+            continue  # a deal this seat was not told of: its news cannot be told
+        if number > before.deal_number:
+            news.append(DealBegun(number, dealer))
+        start = before.plays if number == before.deal_number else 0
+        tricks = _split(plays, dealer)[0]
+        clean = [True] * 4
+        for n, play in enumerate(plays, 1):
+            trick = tricks[n // 4 - 1] if n % 4 == 0 and n // 4 <= len(tricks) else None
+            if n > start:
+                why = played_for.get((number, play.seat, play.card))
+                if why is not None:
+                    news.append(BotFailed(play.seat, play.card, why))
+                news.append(Played(play.seat, play.card, play.forced))
+                if trick is not None:
+                    news.append(TrickTaken(trick, clean[trick.winner]))
+            if trick is not None:
+                clean[trick.winner] = False
+        over = number < state.deal_number or state.pace in ("deal_over", "game_over")
+        told = number == before.deal_number and before.over
+        if over and not told and game is not None and number <= len(game.deals):
+            news.append(_deal_over(game, number))
+    if state.pace == "game_over" and game is not None and game.is_over and not (
+            before.over and before.deal_number == state.deal_number):
+        news.append(GameOver(game.totals, game.losers))
+    return news
+
+
+def _deal_over(game: Game, number: int) -> DealOver:
+    deal = game.deals[number - 1]
+    totals = [0, 0, 0, 0]
+    for d in game.deals[:number]:
+        totals = [t + p for t, p in zip(totals, d.points)]
+    return DealOver(number, deal.taken, deal.points, deal.ended_early,
+                    (totals[0], totals[1], totals[2], totals[3]), deal.rule)
+
+
 def seat_view(state: TableState) -> PlayerView:
     """The seat's view of the deal (seat 0: the table is turned)."""
     return PlayerView(
@@ -341,6 +413,7 @@ class RemoteSession(OwnHelp, NoBotsHere):
         self._closed = False
         self._changed = False  # a position was shown since the screen last heard
         self._lost = False
+        self._missed_from: Seen | None = None  # back after a lost link: what it last heard
         self._game: tuple[tuple[int, int, int], Game] | None = None
         self._outbox: deque[tuple[Action, int]] = deque()
         self._sender: asyncio.Task[None] | None = None
@@ -636,7 +709,12 @@ class RemoteSession(OwnHelp, NoBotsHere):
 
     def _heard(self, message: object) -> list[gs.Out]:
         if isinstance(message, TableState):
-            self._queue.append(Frame(tuple(self._news), turn_state(message, self.me)))
+            state = turn_state(message, self.me)
+            news = self._news
+            if self._missed_from is not None:  # back after a lost link: what happened since
+                news = caught_up(self._missed_from, state, self._deals, self._played_for)
+                self._missed_from = None
+            self._queue.append(Frame(tuple(news), state))
             self._news = []
             return self._release()
         if isinstance(message, tuple):
@@ -679,14 +757,19 @@ class RemoteSession(OwnHelp, NoBotsHere):
             return [gs.TableNote(LOST, warn=True, status=True)]
         if self._reconnect is not None and await self._reconnect():
             self._lost = False
+            last = self._queue[-1].state if self._queue else self._shown
+            self._missed_from = seen_of(last) if last is not None else None
             self._sent_turn = -1  # a card sent as the link went may be lost: it may go again
             self._told_turn = -1
             self._news = []
             return [gs.TableNote("Back at the table.", status=True)]
+        from .client import REJOIN_WORDS
+
         self._closed = True
-        return [gs.TableNote("The table cannot be reached any more: the same nil-tui join "
-                             "brings you back.", warn=True, status=True)]
+        return [gs.TableNote(f"The table could not be reached for {REJOIN_WORDS}: the same "
+                             "nil-tui join brings you back.", warn=True, status=True)]
 
 
-__all__ = ["REFUSALS", "DealSeen", "RemoteSession", "away_of", "build_game", "read_deals",
-           "seat_view", "seen_game", "turn_game", "turn_news", "turn_state"]
+__all__ = ["REFUSALS", "DealSeen", "RemoteSession", "Seen", "away_of", "build_game",
+           "caught_up", "read_deals", "seat_view", "seen_game", "seen_of", "turn_game",
+           "turn_news", "turn_state"]

@@ -7,7 +7,6 @@ a player who comes back); :func:`join_app` is ``nil-tui join`` on a terminal.
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -75,23 +74,13 @@ def _keeper(app: NilApp) -> Any:
     return keep
 
 
-async def reconnect(client: TableClient, tries: int = 120) -> bool:
-    """Take the seat back with its key after a lost link, trying for a while (the link may
-    come back: a laptop wakes, a cable is put back); False when the table refuses or cannot
-    be reached."""
-    from ..net.client import JoinError
+async def reconnect(client: TableClient) -> bool:
+    """Take the seat back with its key after a lost link, for a while (the link may come
+    back: a laptop wakes, a cable is put back); False when the table refuses or cannot be
+    reached within the time :func:`~nil_tui.net.client.rejoin` tries for."""
+    from ..net.client import rejoin
 
-    delay = 0.5
-    for _ in range(tries):
-        await asyncio.sleep(delay)
-        try:
-            await client.connect()
-            return True
-        except JoinError as exc:
-            if exc.code in ("unknown_key", "not_invited", "wrong_version", "started"):
-                return False
-        delay = min(delay * 2, 5.0)
-    return False
+    return await rejoin(client)
 
 
 # --- nil-tui join on a terminal ----------------------------------------------------------------

@@ -255,14 +255,16 @@ def test_the_table_screen_plays_a_shared_table_by_keys(size: tuple[int, int], tm
                         await pilot.press("u")
                         assert ("Undo is off at a shared table.", True) in said
                         assert not screen.check_action("undo", ())
-                    # The meter's key on your turn: nothing moves until you play (while a
-                    # trick is on show, any key only puts the trick away).
+                    # The meter's key on your first turn, no key pressed before it: nothing
+                    # moves until you play (a key pressed while a trick is on show only puts
+                    # the trick away, and Enter may have sent a card whose trick is coming).
                     if isinstance(screen, TableScreen) and not metered and \
                             screen.session.state().pace == "your_turn":
-                        await pilot.press("m")
-                        assert screen.session.meter_on and screen.session.state().assisted
+                        await pilot.press("m", "y")  # y: yes to the question before help
+                        assert screen.session.meter_on and screen.session.state().assisted, (
+                            said, app.screen, screen.session.state().pace)
                         metered = True
-                    if isinstance(screen, (TableScreen, SummaryScreen)):
+                    if isinstance(screen, (TableScreen, SummaryScreen)) and metered:
                         await pilot.press("enter")
                 else:
                     raise AssertionError(f"no game over: {app.screen!r}")

@@ -1,0 +1,80 @@
+"""A seat that comes back after a lost link is told what it missed: the cards a bot played for
+it, every other card, the tricks, the deals' results and the game's end, each once. Real
+``nil-tui host`` and ``nil-tui join --text`` processes over loopback: the join process is
+stopped (SIGSTOP, a laptop asleep) until the table has dropped it and a bot has played for it,
+or the host is killed (SIGKILL) and brought back with ``--resume``."""
+
+from __future__ import annotations
+
+import re
+import signal
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from procs import INVITE, Proc, command, records_in
+
+from nil_tui.engine.records import from_record
+
+PLAYED = re.compile(r"^(?:Played for you: (\w\w) \(|(.+) plays (\w\w)(?: \(forced\))?$)")
+
+
+def host(home: Path, *args: str) -> tuple[Proc, str]:
+    proc = Proc(command("host", "--no-seat", "--port", "0", *args), home)
+    return proc, proc.read_until(INVITE, 60).group(1)
+
+
+def told(lines: list[str]) -> tuple[Counter[str], list[str]]:
+    """How many times each card was told as played, and the cards told as played for you."""
+    plays: Counter[str] = Counter()
+    for_you = []
+    for line in lines:
+        found = PLAYED.match(line)
+        if found and found.group(1):
+            for_you.append(found.group(1))
+        elif found:
+            plays[found.group(3)] += 1
+    return plays, for_you
+
+
+def cards_of(record: dict[str, Any]) -> list[str]:
+    return [c for deal in record["deals"] for t in deal["tricks"] for c in t["cards"]]
+
+
+def test_join_text_tells_what_a_bot_played_for_it_while_its_link_was_down(
+        tmp_path: Path) -> None:
+    server, invite = host(tmp_path / "host", "--players", "2", "--deals", "2", "--seed", "12",
+                          "--away-timeout", "0.2", "--ping-timeout", "1", "--deal-pause", "0")
+    join = Proc(command("join", invite, "--text", "--auto", "0.05", "--name", "Ann"),
+                tmp_path / "ann")
+    join.read_until(r"You sit at South", 60)
+    bob = Proc(command("join", invite, "--auto", "0.05", "--name", "Bob"), tmp_path / "bob")
+    try:
+        join.read_until(r"Ann plays ", 60)
+        join.popen.send_signal(signal.SIGSTOP)  # asleep: pings go unanswered
+        try:  # the table drops the player, and a bot plays for them to the game's end
+            kept = tmp_path / "host" / "table" / "records"
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline and not list(kept.glob("*.json")):
+                time.sleep(0.2)
+            assert list(kept.glob("*.json")), "the game did not end while the player was away"
+        finally:
+            join.popen.send_signal(signal.SIGCONT)
+        assert join.wait(120) == 0, "\n".join(join.lines[-40:])
+        record = records_in(tmp_path / "ann")[0]
+        assert from_record(record).is_over
+        mine = [i["card"] for i in record.get("incidents", []) if i["seat"] == 0]
+        assert mine, "no card was played for the player while away"
+        assert "While you were away:" in join.lines
+        plays, for_you = told(join.lines)
+        # each card a bot played for the player is said so, once, and every card of the
+        # game is told once: none missed, none twice
+        assert sorted(for_you) == sorted(mine)
+        assert plays == Counter(cards_of(record)), [c for c, n in plays.items() if n != 1]
+        assert sum(1 for line in join.lines if line.startswith("Deal over: ")) == 2
+        assert sum(1 for line in join.lines if line.startswith("Game over")) == 1
+        assert bob.wait(60) == 0 and server.wait(90) == 0
+    finally:
+        for proc in (join, bob, server):
+            proc.close()
