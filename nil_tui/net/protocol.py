@@ -89,6 +89,18 @@ def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _id_in(raw: str | bytes) -> int | None:
+    """The ``id`` of a message refused as a whole, when it is an object with one."""
+    if len(raw) > MAX_MESSAGE:
+        return None
+    try:
+        value = json.loads(raw)
+    except (ValueError, RecursionError):
+        return None
+    msg_id = value.get("id") if isinstance(value, dict) else None
+    return msg_id if _is_int(msg_id) and 0 <= msg_id < 2**53 else None
+
+
 def decode(raw: str | bytes) -> JSON:
     """One client message as an object; Refusal when it is not one."""
     if isinstance(raw, bytes):
@@ -147,8 +159,12 @@ def clean_name(name: str) -> str:
 
 
 def read_request(raw: str | bytes) -> Request:
-    """A message after the hello; Refusal when it is malformed."""
-    msg = decode(raw)
+    """A message after the hello; Refusal when it is malformed (naming the message's ``id``
+    whenever one can be read)."""
+    try:
+        msg = decode(raw)
+    except Refusal as exc:
+        raise Refusal(exc.code, exc.reason, msg_id=_id_in(raw)) from None
     kind = msg["type"]
     msg_id = msg.get("id")
     if not _is_int(msg_id) or not 0 <= msg_id < 2**53:

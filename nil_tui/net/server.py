@@ -330,6 +330,7 @@ class TableServer:
                 if not allowed and conn.flooded >= self.limits.flood_close:
                     conn.close(1008, "too many messages")
                     return
+                request = None
                 try:
                     request = read_request(raw)
                     if not allowed:  # nothing is done: the client sends it again later
@@ -349,7 +350,8 @@ class TableServer:
 
                     print(f"nil-tui host: a request failed ({type(exc).__name__}: {exc}); "
                           "the table goes on", file=sys.stderr)
-                    conn.send(Refusal("failed", "the table could not do that").message())
+                    conn.send(Refusal("failed", "the table could not do that",
+                                      msg_id=request.id if request else None).message())
         except ConnectionClosed:
             return
 

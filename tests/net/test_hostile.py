@@ -252,6 +252,9 @@ async def test_malformed_messages_after_the_hello_are_refused_and_the_seat_stays
                 assert got is not None
                 if kind(got) == "refused":
                     assert got["code"] == code, bad
+                    # a refusal names the message it refuses, whenever it has an id
+                    sent = json.loads(bad) if bad.startswith("{\"") else None
+                    assert got.get("id") == (sent or {}).get("id"), (bad, got)
                     break
         await a.ws.send('{"type":"ping","id":99}')
         for _ in range(10):
