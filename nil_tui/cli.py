@@ -57,11 +57,23 @@ def build_parser(with_simulate: bool = True, only: str | None = None) -> argpars
     parser = _Parser(prog="nil-tui", description="Zero (Nil): the trick-taking game where "
                      "nobody wants a trick. With no command, opens the setup screen.")
     parser.add_argument("--version", action="version", version=f"nil-tui {__version__}")
+    add_text_flags(parser, "setup's choices as questions, then the game")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, add in _COMMANDS.items():
         if only is None or name == only:
             add(sub, with_simulate)
     return parser
+
+
+def add_text_flags(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--text`` (plain lines, for a screen reader or a braille display) and ``--cards``."""
+    parser.add_argument("--text", action="store_true", default=argparse.SUPPRESS,
+                        help=f"plain lines instead of the full screen: {what} (for a screen "
+                        "reader or a braille display; also without a terminal)")
+    parser.add_argument("--cards", choices=("words", "codes", "symbols"),
+                        default=argparse.SUPPRESS,
+                        help="with --text, how cards are said: queen of hearts, QH or Q♥ "
+                        "(default: words)")
 
 
 def _add_play(sub: Any, _: bool) -> None:
@@ -106,28 +118,33 @@ def _add_play(sub: Any, _: bool) -> None:
     play.add_argument("--meter", action=argparse.BooleanOptionalAction, default=None,
                       help="show your chance to stay clean on your seat line (the game then "
                       f"counts as assisted) (default: {SETUP_DEFAULT} off)")
+    add_text_flags(play, "the game in lines, typed commands")
 
 
 def _add_resume(sub: Any, _: bool) -> None:
-    sub.add_parser("resume", help="continue the saved game")
+    add_text_flags(sub.add_parser("resume", help="continue the saved game"),
+                   "the game in lines")
 
 
 def _add_replay(sub: Any, _: bool) -> None:
     replay = sub.add_parser("replay", help="open a game record in the review screen")
     replay.add_argument("file", metavar="FILE", help="a .json record (or .jsonl: its first "
                         "record)")
+    add_text_flags(replay, "every card of the game, deal by deal")
 
 
 def _add_rules(sub: Any, _: bool) -> None:
-    sub.add_parser("rules", help="print the rules")
+    add_text_flags(sub.add_parser("rules", help="print the rules"), "the rules, as without it")
 
 
 def _add_history(sub: Any, _: bool) -> None:
-    sub.add_parser("history", help="browse finished games")
+    add_text_flags(sub.add_parser("history", help="browse finished games"),
+                   "the games in history, one line each")
 
 
 def _add_stats(sub: Any, _: bool) -> None:
-    sub.add_parser("stats", help="show your statistics")
+    add_text_flags(sub.add_parser("stats", help="show your statistics"),
+                   "your statistics in lines")
 
 
 def _add_challenge(sub: Any, _: bool) -> None:
@@ -139,6 +156,7 @@ def _add_challenge(sub: Any, _: bool) -> None:
         "its result once finished.")
     challenge.add_argument("--date", type=argtypes.date, default=None, metavar="YYYY-MM-DD",
                            help="the challenge of another date (default: today)")
+    add_text_flags(challenge, "the challenge in lines, then the comparison")
 
 
 def _add_analyse(sub: Any, _: bool) -> None:
@@ -295,6 +313,8 @@ def resume() -> int:
 
 def _run(args: argparse.Namespace) -> int:
     command = args.command
+    if _in_lines(args):
+        return _run_lines(args)
     if command == "rules":
         from .paths import asset_text
 
@@ -340,6 +360,46 @@ def _run(args: argparse.Namespace) -> int:
     if command == "play":
         return launch.play_command(play_overrides(args))
     return launch.setup()
+
+
+LINE_COMMANDS = (None, "play", "resume", "challenge", "history", "stats", "replay", "rules")
+"""The commands with a form in plain lines (``--text``)."""
+
+
+def _in_lines(args: argparse.Namespace) -> bool:
+    """``--text``, or ``nil-tui`` alone with no terminal to draw on: plain lines."""
+    if args.command not in LINE_COMMANDS:
+        return False
+    if getattr(args, "text", False):
+        return True
+    return args.command is None and not _terminal()
+
+
+def _terminal() -> bool:
+    try:
+        return (sys.stdin is not None and sys.stdout is not None and sys.stdin.isatty()
+                and sys.stdout.isatty())
+    except (OSError, ValueError):
+        return False
+
+
+def _run_lines(args: argparse.Namespace) -> int:
+    """A command in plain lines (``nil_tui.lines``)."""
+    from .lines import commands as lines
+
+    cards = getattr(args, "cards", "words")
+    command = args.command
+    if command == "play":
+        return lines.play(play_overrides(args), cards)
+    if command == "resume":
+        return lines.resume(cards)
+    if command == "challenge":
+        return lines.challenge(challenge_date(args.date), cards)
+    if command == "replay":
+        return lines.replay(load_game(args.file), cards)
+    if command in ("history", "stats", "rules"):
+        return lines.show(command)
+    return lines.setup(cards)
 
 
 def challenge_date(date: str | None) -> str | None:

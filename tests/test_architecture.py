@@ -164,7 +164,7 @@ LAYERS: dict[str, int] = {
     "sim": 3,
     "session": 4,  # a game from its start to its record, without a screen
     # 5: the front ends
-    "tui": 5, "net": 5, "serve": 5, "cli": 5, "analysis_cli": 5, "__main__": 5,
+    "tui": 5, "net": 5, "serve": 5, "lines": 5, "cli": 5, "analysis_cli": 5, "__main__": 5,
 }
 """The layer of each part of nil_tui: a module imports its own layer or those under it."""
 

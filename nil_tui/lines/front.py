@@ -1,0 +1,489 @@
+"""A game in plain lines: the line front end over one seat's session.
+
+It drives a :class:`~nil_tui.session.seat.SeatSession` (a game played here, or a seat at a
+shared table) as the table screen does, and says everything in lines: each piece of news one
+line as it happens (in the words of the table's log, :mod:`nil_tui.session.words`), a prompt
+on the player's turn naming what they may play, and commands typed on a line. Nothing
+scrolls past: bots' cards come as lines at once, and the game waits for the player only at
+their turn and after each deal. No colour, no drawing, no escape sequence.
+
+The session's effects are carried out here: a bot decides, a hint or the meter's estimate is
+worked out, each in a thread; a :class:`~nil_tui.session.game_session.Wait` is over at once
+(the player reads at their own pace); a trick on show is put away at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NamedTuple
+
+from ..engine import Card
+from ..session import game_session as gs
+from ..session import words
+from ..session.protocol import (
+    AskHint,
+    DealBegun,
+    GameOver,
+    GoOn,
+    Hint,
+    MeterReading,
+    PlayCard,
+    Quit,
+    Refused,
+    SetMeter,
+    TableState,
+    TrickTaken,
+    Undo,
+)
+from .answers import HELP, Answers
+from .cards import CARD_STYLES, CardWords, choose
+from .reader import LineReader
+
+if TYPE_CHECKING:
+    from ..driver import Decision, Request
+    from ..engine import PlayerView
+    from ..session.meter import MeterKey
+    from ..session.seat import SeatSession
+
+HELP_WARNING = {
+    "hint": "A hint makes this game count as assisted in history and statistics.",
+    "undo": "Undo makes this game count as assisted in history and statistics.",
+    "meter": "The meter makes this game count as assisted in history and statistics.",
+}
+
+
+class Outs(NamedTuple):
+    """What the session said by itself (a shared table's news)."""
+
+    out: list[gs.Out]
+
+
+class Timer(NamedTuple):
+    token: tuple[str, int]
+
+
+class BotAnswer(NamedTuple):
+    decision: Decision
+
+
+class BotGone(NamedTuple):
+    request: Request
+
+
+class HintAnswer(NamedTuple):
+    turn: int
+    card: Card
+    reason: str
+
+
+class MeterAnswer(NamedTuple):
+    key: MeterKey
+    chance: float | None
+
+
+Event = Outs | Timer | BotAnswer | BotGone | HintAnswer | MeterAnswer
+_WORK = (BotAnswer, BotGone, HintAnswer, MeterAnswer)  # answers of work in threads
+
+DEFAULT_CARDS = CardWords()
+
+
+class LineFront(Answers):
+    """One seat's game in lines (see the module's docstring). ``write`` says a line; lines
+    typed come from ``reader``. :meth:`run` returns when the game is over, the player quits
+    or the input ends (the game is saved either way)."""
+
+    def __init__(self, session: SeatSession, reader: LineReader,
+                 write: Callable[[str], None], *, cards: CardWords = DEFAULT_CARDS,
+                 labels: words.Labels = words.SEAT_LABELS,
+                 rules: Callable[[], str] | None = None) -> None:
+        self.session = session
+        self.reader = reader
+        self.write = write
+        self.cards = cards
+        self.labels = labels
+        self.rules = rules
+        self.events: asyncio.Queue[Event] = asyncio.Queue()
+        self.pending = 0  # work out in threads (a bot, a hint, the meter)
+        self.finished = False
+        self.ended = False  # quit, or the input ended
+        self.prompted: object = None  # the position the last prompt was said for
+        self.last_prompt = ""
+        self.confirm: tuple[str, Callable[[], None]] | None = None  # help waiting for "yes"
+        self.told_assisted = session.state().assisted
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # --- saying things ------------------------------------------------------------------------
+    def say(self, text: str) -> None:
+        self.write(text)
+
+    def said(self, sentence: words.Said) -> str:
+        return sentence.text(self.cards.card)
+
+    # --- the game from start to end ---------------------------------------------------------------
+    def opening(self) -> None:
+        """Where the game is: resumed, the cut, the deal's start, the deal so far."""
+        session = self.session
+        state = session.state()
+        if state.plays or state.deal_number > 1:
+            self.say(self.said(words.resumed(
+                state.deal_number, state.deals_planned,
+                session.help_used() if state.assisted else None)))
+        cut = session.game.cut
+        if state.deal_number == 1 and cut is not None:
+            self.say(self.said(words.cut(cut, self.labels)))
+        self.say(self.deal_start(state))
+        for item in session.told_so_far():
+            self.tell(item)
+        if session.challenge is not None:
+            self.say(f"The daily challenge of {session.challenge}: hints, undo and the meter "
+                     "are off.")
+        self.say("Type help for the commands.")
+
+    async def run(self) -> None:
+        self.opening()
+        listening = asyncio.ensure_future(self._listen())
+        try:
+            self.carry_out(self.session.begin())
+            self.carry_out(self.session.start())
+            await self._loop()
+        finally:
+            listening.cancel()
+
+    async def _loop(self) -> None:
+        line_task: asyncio.Future[str | None] | None = None
+        while not self.finished and not self.ended:
+            if self.pending or not self.events.empty():
+                self.handle_event(await self.events.get())
+                continue
+            self.prompt()
+            if line_task is None:
+                line_task = asyncio.ensure_future(self.reader.get())
+            event_task = asyncio.ensure_future(self.events.get())
+            waited: set[asyncio.Future[object]] = {line_task, event_task}  # type: ignore[arg-type]
+            done, _ = await asyncio.wait(waited,
+                                         return_when=asyncio.FIRST_COMPLETED)
+            if event_task in done:
+                self.handle_event(event_task.result())
+            else:
+                event_task.cancel()
+            if line_task in done:
+                line = line_task.result()
+                line_task = None
+                self.command(line)
+        if line_task is not None:
+            line_task.cancel()
+
+    async def _listen(self) -> None:
+        """What the session hears by itself (a shared table's news)."""
+        while True:
+            out = await self.session.pushed()
+            if out is None:
+                return
+            self.events.put_nowait(Outs(out))
+
+    def handle_event(self, event: Event) -> None:
+        session = self.session
+        if isinstance(event, _WORK):
+            self.pending -= 1
+        if isinstance(event, Outs):
+            self.carry_out(event.out)
+        elif isinstance(event, Timer):
+            self.carry_out(session.timer_done(event.token))
+        elif isinstance(event, BotAnswer):
+            self.carry_out(session.bot_decided(event.decision))
+        elif isinstance(event, BotGone):
+            self.carry_out(session.bot_lost(event.request))
+        elif isinstance(event, HintAnswer):
+            self.carry_out(session.hint_found(event.turn, event.card, event.reason))
+        else:
+            self.carry_out(session.meter_estimated(event.key, event.chance))
+
+    def _in_thread(self, work: Callable[[], Event], failed: Callable[[], Event]) -> None:
+        """``work`` in a thread; its answer (or ``failed()``) comes back as an event."""
+        self.pending += 1
+
+        async def go() -> None:
+            try:
+                answer = await asyncio.to_thread(work)
+            except Exception:  # noqa: BLE001 - the session asks again or goes without
+                answer = failed()
+            self.events.put_nowait(answer)
+
+        task = asyncio.ensure_future(go())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # --- the session's output ----------------------------------------------------------------------
+    def carry_out(self, out: list[gs.Out]) -> None:
+        for item in out:
+            if isinstance(item, gs.AskBot):
+                self._ask_bot(item.request)
+            elif isinstance(item, gs.Wait):
+                self.events.put_nowait(Timer(item.token))  # at once: the player reads
+            elif isinstance(item, gs.ShowTrick):
+                if item.seconds is None:  # the trick was said in its line: play goes on
+                    self.carry_out(self.session.act(GoOn()))
+            elif isinstance(item, gs.FindHint):
+                self._find_hint(item.turn, item.view)
+            elif isinstance(item, gs.EstimateMeter):
+                self._estimate(item)
+            elif isinstance(item, gs.DealSummary):
+                self.deal_summary()
+            elif isinstance(item, gs.GameFinished):
+                self.game_finished()
+            elif isinstance(item, gs.AssistedNow):
+                if not self.told_assisted:
+                    self.told_assisted = True
+                    self.say(words.assisted(item.what))
+            elif isinstance(item, Refused):
+                self.say(self.refusal(item))
+            elif isinstance(item, Hint):
+                self.say(f"Hint: {self.cards.card(item.card)} ({item.reason})")
+            elif isinstance(item, (gs.YourTurn, gs.ForcedSoon, MeterReading)):
+                pass  # the prompt says it
+            else:
+                self.tell(item)
+
+    def tell(self, item: object) -> None:
+        """A line for a piece of news."""
+        if isinstance(item, gs.TableNote):
+            if item.text and item.log:
+                self.say(item.text)
+            return
+        if isinstance(item, DealBegun):
+            self.say(self.deal_start(self.session.state()))
+            return
+        if isinstance(item, GameOver):
+            return  # the game's end is said whole when it is finished
+        sentence = words.news(item, self.labels)
+        if sentence is None:
+            return
+        line = self.said(sentence)
+        if isinstance(item, TrickTaken):
+            line += ". " + words.still_clean(self.session.state().taken, self.labels)
+        self.say(line)
+
+    def deal_start(self, state: TableState) -> str:
+        first = state.plays[0].seat if state.plays else state.leader
+        return self.said(words.deal_begun(state.deal_number, state.deals_planned,
+                                          state.dealer, first, self.labels))
+
+    def refusal(self, refused: Refused) -> str:
+        if refused.card is None:
+            return refused.reason
+        if refused.reason.startswith("Wait:"):
+            return refused.reason
+        if refused.suit is not None:
+            return f"You must follow {self.cards.suit(refused.suit)}."
+        return f"You cannot play the {self.cards.card(refused.card)}: {refused.reason}."
+
+    def deal_summary(self) -> None:
+        state = self.session.state()
+        self.say(self.totals(state))
+        self.prompted = None
+
+    def totals(self, state: TableState) -> str:
+        scores = ", ".join(f"{words.object_name(s, self.labels)} {t}"
+                           for s, t in enumerate(state.totals))
+        line = f"Scores after deal {state.deal_number} of {state.deals_planned}: {scores}."
+        if state.scoring == "pool":
+            line += f" In the pool: {words.count(state.pool, 'point')}."
+        return line
+
+    def game_finished(self) -> None:
+        self.finished = True
+        state = self.session.state()
+        scores = ", ".join(f"{words.object_name(s, self.labels)} {t}"
+                           for s, t in enumerate(state.totals))
+        self.say(f"The game is over. Final scores: {scores}.")
+        losers = state.losers
+        if losers:
+            names = " and ".join(words.object_name(s, self.labels) for s in losers)
+            self.say(f"Lowest score: {names}." if len(losers) < 4 else "All four are level.")
+        if state.assisted:
+            self.say(f"Help used: {self.session.help_used()}; the game counts as assisted.")
+        path = self.session.record_path
+        if path is not None:
+            self.say(f"The record is kept in {path}.")
+
+    # --- work in threads ---------------------------------------------------------------------------
+    def _ask_bot(self, request: Request) -> None:
+        session = self.session
+
+        def decide() -> Event:
+            return BotAnswer(session.decide(request))
+
+        self._in_thread(decide, lambda: BotGone(request))
+
+    def _find_hint(self, turn: int, view: PlayerView) -> None:
+        def find() -> Event:
+            from ..bots import advise
+
+            try:
+                card, reason = advise(view, ascii=True)
+            except Exception as exc:  # noqa: BLE001 - a failing hint must not stop the game
+                card, reason = view.legal[0], f"no hint available ({type(exc).__name__})"
+            return HintAnswer(turn, card, reason)
+
+        self._in_thread(find, lambda: HintAnswer(turn, view.legal[0], "no hint available"))
+
+    def _estimate(self, item: gs.EstimateMeter) -> None:
+        def estimate() -> Event:
+            from ..analysis import clean_chance
+
+            return MeterAnswer(item.key, float(clean_chance(item.view, seed=item.seed)))
+
+        self._in_thread(estimate, lambda: MeterAnswer(item.key, None))
+
+    # --- the prompt -----------------------------------------------------------------------------
+    def prompt(self, again: bool = False) -> None:
+        """Say what the player may do now, once for each position (``again``: said anew)."""
+        state = self.session.state()
+        key = (state.pace, state.turn, state.deal_number)
+        if key == self.prompted and not again:
+            return
+        self.prompted = key
+        text = self.prompt_text(state)
+        if text:
+            self.last_prompt = text
+            self.say(text)
+
+    def prompt_text(self, state: TableState) -> str:
+        if state.pace == "your_turn":
+            return self.your_turn(state)
+        if state.pace == "deal_over":
+            return f"Press Enter for deal {state.deal_number + 1} of {state.deals_planned}."
+        if state.to_move is not None and state.pace == "bot_waits":
+            return f"Waiting for {words.object_name(state.to_move, self.labels)}."
+        return ""
+
+    def your_turn(self, state: TableState) -> str:
+        trick = state.trick
+        if not trick:
+            how = "you lead"
+        elif all(c.suit == trick[0].suit for c in state.legal):
+            how = f"follow {self.cards.suit(trick[0].suit)}"
+        else:
+            how = f"no {self.cards.suit(trick[0].suit)}, play any card"
+        cards = "; ".join(f"{n}: {self.cards.card(c)}" for n, c in enumerate(state.legal, 1))
+        meter = ""
+        if self.session.meter_on:
+            meter = f" Meter: {meter_words(state.taken[state.seat], self.session.meter)}."
+        return f"Your turn, {how}.{meter} You may play {cards}."
+
+    # --- what the player types -------------------------------------------------------------------
+    def command(self, line: str | None) -> None:
+        if line is None:
+            self.ended = True
+            self.quit("End of input.")
+            return
+        text = line.strip()
+        confirm, self.confirm = self.confirm, None
+        if confirm is not None and text.lower() in ("y", "yes"):
+            confirm[1]()
+            return
+        if confirm is not None and text.lower() in ("n", "no"):
+            self.say("As you wish: no help.")
+            return
+        if not text:
+            if self.last_prompt:
+                self.say(self.last_prompt)
+            else:
+                self.prompt(again=True)
+            return
+        word, _, rest = text.lower().partition(" ")
+        commands: dict[str, Callable[[], None]] = {
+            "hand": self.say_hand, "table": self.say_table, "score": self.say_score,
+            "scores": self.say_score, "clean": self.say_clean, "last": self.say_last,
+            "out": self.say_out, "hint": lambda: self.help_then("hint", AskHint()),
+            "meter": self.turn_meter, "undo": lambda: self.help_then("undo", Undo()),
+            "help": self.say_help, "rules": self.say_rules, "quit": lambda: self.quit(""),
+            "cards": lambda: self.set_cards(rest.strip()),
+        }
+        if word in commands and (not rest or word == "cards"):
+            commands[word]()
+            return
+        self.play(text)
+
+    def play(self, text: str) -> None:
+        state = self.session.state()
+        if state.pace == "deal_over":
+            self.say("The deal is over: press Enter for the next one.")
+            return
+        mine = state.pace in ("your_turn", "forced")
+        chosen = choose(text, state.hand, state.legal if mine else (), self.cards)
+        if chosen is None:
+            self.say(f"Not understood: {oneline(text)}. Type help for the commands.")
+            return
+        if chosen.card is None:
+            self.say(chosen.problem)
+            return
+        if not mine:
+            self.say("It is not your turn to play.")
+            return
+        self.carry_out(self.session.act(PlayCard(chosen.card)))
+
+    def help_then(self, what: str, action: object) -> None:
+        """Ask for help: refused here (a challenge), or once the player agreed that the game
+        then counts as assisted."""
+        refused = self.session.help_refused(what)
+        if refused is not None:
+            self.say(refused)
+            return
+
+        def go() -> None:
+            self.carry_out(self.session.act(action))  # type: ignore[arg-type]
+
+        if self.session.state().assisted:
+            go()
+            return
+        self.confirm = (what, go)
+        self.say(f"{HELP_WARNING[what]} Type yes to go on.")
+
+    def turn_meter(self) -> None:
+        on = not self.session.meter_on
+        if not on:
+            self.carry_out(self.session.act(SetMeter(False)))
+            self.say("Meter off.")
+            return
+        self.help_then("meter", SetMeter(True))
+        if self.confirm is None and self.session.meter_on:
+            self.say("Meter on: the prompt says your chance to stay clean this deal.")
+
+    def set_cards(self, style: str) -> None:
+        if style not in CARD_STYLES:
+            self.say(f"Cards can be said as {', '.join(CARD_STYLES)}; now: {self.cards.style}.")
+            return
+        self.cards = CardWords(style)
+        self.say(f"Cards are now said as {style}.")
+
+    def quit(self, why: str) -> None:
+        self.carry_out(self.session.act(Quit()))
+        self.ended = True
+        state = self.session.state()
+        if state.save_problem:
+            self.say(f"{why} The game could not be saved: {state.save_problem}".strip())
+        else:
+            self.say(f"{why} The game is saved: nil-tui resume --text goes on with it."
+                     .strip())
+
+
+def meter_words(tricks: int, reading: MeterReading | None) -> str:
+    """The meter in words: "not clean", "clean chance 62%", "working it out"."""
+    if tricks:
+        return "not clean"
+    if reading is None:
+        return "working out your chance to stay clean"
+    if reading.certain:
+        return f"clean chance {round(reading.chance * 100)}%, certain"
+    return f"clean chance about {words.percent(reading.chance)}"
+
+
+def oneline(text: str) -> str:
+    from ..textsafe import one_line
+
+    return one_line(text)
+
+
+__all__ = ["HELP", "LineFront", "meter_words"]

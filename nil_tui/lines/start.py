@@ -1,0 +1,311 @@
+"""The commands that play in plain lines (``--text``): setup's choices asked as questions,
+``play``, ``resume`` and ``challenge``. What a start opens (resume, replace the saved game, a
+challenge's result) is decided by the session's :class:`~nil_tui.session.home.Home`, as in
+the app; here its decisions are only said, and the game played by :class:`.front.LineFront`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from ..options import PlayOptions
+from ..session.home import Home, Play, Refused, ShowChallenge, StartNew, Step, open_store
+from ..session.saving import SAVED_AGAIN, Keeper
+from ..textsafe import one_line
+from .cards import CardWords
+from .front import LineFront
+from .reader import LineReader
+
+if TYPE_CHECKING:
+    from ..engine import Game
+    from ..session.game_session import GameSession
+
+THEME = "textual-dark"  # (kept with the settings, for the app)
+
+
+def write_line(text: str) -> None:
+    """One line on standard output, at once (nothing a terminal obeys: see textsafe)."""
+    out = sys.stdout
+    if out is None:
+        return
+    out.write(text.replace("\r", " ") + "\n")
+    out.flush()
+
+
+class Lines:
+    """A run in plain lines: the reader, the writer, the home (its store and saving)."""
+
+    def __init__(self, cards: CardWords, write: Callable[[str], None] = write_line) -> None:
+        self.cards = cards
+        self.write = write
+        self.reader = LineReader()
+        self.store = open_store()
+        for warning in self.store.warnings:
+            self.write(one_line(warning))
+        if self.store.is_secondary:
+            self.write("Another nil-tui is already playing: this one keeps its game in a "
+                       "separate slot.")
+        loop = asyncio.get_running_loop()
+        self.home = Home(Keeper(lambda: self.store, self._tell_problem), PlayOptions(),
+                         reference_news=lambda date, news: loop.call_soon_threadsafe(
+                             self.home.references.news, date, news))
+
+    def _tell_problem(self, problem: str | None, was: str | None) -> None:
+        if problem:
+            self.write(f"Not saved: {one_line(problem)}")
+        elif was:
+            self.write(SAVED_AGAIN)
+
+    def close(self) -> None:
+        self.home.close()
+        self.store.close()
+
+    async def ask(self, question: str, default: str, choices: tuple[str, ...] = ()) -> str:
+        """A question with its default (Enter keeps it); with ``choices``, asked again until
+        the answer is one of them (or starts one). The end of the input keeps the default."""
+        while True:
+            self.write(f"{question} [{default}]")
+            line = await self.reader.get()
+            if line is None:
+                return default
+            answer = line.strip().lower()
+            if not answer:
+                return default
+            if not choices:
+                return answer
+            found = [c for c in choices if c.startswith(answer)]
+            if len(found) == 1:
+                return found[0]
+            self.write(f"Please answer {', '.join(choices[:-1])} or {choices[-1]}.")
+
+    # --- what a start opens ---------------------------------------------------------------------
+    async def open(self, step: Step) -> Game | None:
+        """Carry out the home's decisions until a game is at the table (None: nothing to
+        play: refused, cancelled, or a finished challenge shown)."""
+        while True:
+            for notice in step.notices:
+                self.write(one_line(notice.text))
+            if isinstance(step, Play):
+                return step.game
+            if isinstance(step, ShowChallenge):
+                await self.show_challenge(step.game)
+                return None
+            if isinstance(step, Refused):
+                return None
+            assert isinstance(step, StartNew)
+            saved = None if step.replace_saved else self.home.saved()
+            if saved is None:
+                return self.home.new_game(step.options, THEME)
+            from ..challenge import record_date
+            from ..session.words import describe_saved
+
+            what = describe_saved(saved[0])
+            date = record_date(saved[0])
+            kind = f"the daily challenge of {date}" if date else "a game"
+            answer = await self.ask(
+                f"There is {kind} saved unfinished ({what}). Type resume to go on with it, "
+                "new to keep it in history and start this one, or cancel.", "resume",
+                ("resume", "new", "cancel"))
+            if answer == "resume":
+                step = self.home.resume(look=step.options)
+                if isinstance(step, Refused) and not step.notices:
+                    self.write("There is no saved game to resume.")
+            elif answer == "new":
+                step = self.home.replace_saved(step.options)
+            else:
+                self.write("Nothing started.")
+                return None
+
+    async def seat(self, game: Game) -> GameSession:
+        """The game's session with its bots seated (a plugin that cannot start is replaced
+        by the level the app would offer first, and the player told)."""
+        from ..driver import SUBSTITUTE, short_text
+        from ..engine import SEAT_NAMES
+        from ..session.starting import plugin_seats
+
+        session = self.home.open(game, save_problem=lambda: self.home.keeper.problem)
+        for seat in plugin_seats(game):
+            error = await asyncio.to_thread(session.driver.open_seat, seat)
+            if error is None:
+                continue
+            spec = session.driver.spec_of(seat) or ""
+            note = session.driver.replace_bot(
+                seat, SUBSTITUTE, f"{spec} could not start ({short_text(error)}); "
+                f"{SUBSTITUTE} plays for it")
+            self.write(one_line(f"{SEAT_NAMES[seat]}: {note.reason}"))
+        self.home.seated(session)
+        if game.challenge is not None:
+            self.home.references.want(game)
+        return session
+
+    async def play(self, step: Step) -> int:
+        game = await self.open(step)
+        if game is None:
+            return 0
+        session = await self.seat(game)
+        from ..paths import asset_text
+
+        front = LineFront(session, self.reader, self.write, cards=self.cards,
+                          rules=lambda: asset_text("RULES.txt"))
+        retrying = asyncio.ensure_future(self._retry())
+        try:
+            await front.run()
+        finally:
+            retrying.cancel()
+        if front.finished and game.challenge is not None:
+            await self.show_challenge(game)
+        return 0
+
+    async def _retry(self) -> None:
+        """Try again every second what could not be written."""
+        while True:
+            await asyncio.sleep(1.0)
+            self.home.keeper.retry()
+
+    async def show_challenge(self, game: Game) -> None:
+        """A finished challenge beside the expert's play on the same cards, deal by deal
+        (the expert's is worked out meanwhile, when not known yet: Enter leaves before)."""
+        from ..challenge import compare, totals, verdict
+
+        date = game.challenge.date if game.challenge is not None else "?"
+        references = self.home.references
+        points = references.known(game)
+        if points is None:
+            references.want(game)
+            self.write("The expert plays the same cards now, to compare: press Enter to "
+                       "leave before (nil-tui challenge --text shows it later).")
+            points = await self._reference(game)
+        rows = compare(game, points)
+        self.write(f"The daily challenge of {date}:")
+        for row in rows:
+            expert = "not known" if row.expert is None else str(row.expert)
+            self.write(f"Deal {row.deal}: you {row.yours if row.yours is not None else '-'}, "
+                       f"the expert {expert}.")
+        yours, expert_total, difference = totals(rows)
+        if difference is None:
+            self.write(f"Your total: {yours}. The expert's is not known yet.")
+        else:
+            self.write(f"Your total: {yours}; the expert's: {expert_total}. "
+                       f"{verdict(difference)}")
+
+    async def _reference(self, game: Game) -> list[int] | None:
+        """The reference once known, or None when it failed or the player pressed Enter."""
+        references = self.home.references
+        line = asyncio.ensure_future(self.reader.get())
+        try:
+            while not line.done():
+                points = references.known(game)
+                date = game.challenge.date if game.challenge is not None else ""
+                if points is not None or date in references.failed:
+                    return points
+                await asyncio.wait({line}, timeout=0.5)
+            return None
+        finally:
+            line.cancel()
+
+
+# --- the commands ------------------------------------------------------------------------------
+def run(main: Callable[[Lines], object], cards: str = "words") -> int:
+    """Run ``main`` (a coroutine function of a :class:`Lines`) to its end."""
+
+    async def go() -> int:
+        lines = Lines(CardWords(cards))
+        try:
+            code = await main(lines)  # type: ignore[misc]
+            return int(code or 0)
+        finally:
+            lines.close()
+
+    try:
+        return asyncio.run(go())
+    except KeyboardInterrupt:
+        return 130
+
+
+def play(overrides: dict[str, object], cards: str = "words") -> int:
+    """``nil-tui play --text``: the last settings with the command line's over them."""
+
+    async def main(lines: Lines) -> int:
+        options = replace(lines.home.load_options(), **overrides)  # type: ignore[arg-type]
+        return await lines.play(StartNew(options))
+
+    return run(main, cards)
+
+
+def resume(cards: str = "words") -> int:
+    """``nil-tui resume --text``."""
+
+    async def main(lines: Lines) -> int:
+        step = lines.home.resume()
+        if isinstance(step, Refused) and not step.notices:
+            lines.write("There is no saved game (start one with nil-tui play --text).")
+            return 1
+        return await lines.play(step)
+
+    return run(main, cards)
+
+
+def challenge(date: str | None, cards: str = "words") -> int:
+    """``nil-tui challenge --text``: the challenge of ``date`` (default: today)."""
+    from ..challenge import today
+
+    async def main(lines: Lines) -> int:
+        return await lines.play(lines.home.challenge(date or today()))
+
+    return run(main, cards)
+
+
+SETUP_QUESTIONS = "Setup: Enter keeps the choice in brackets."
+
+
+def setup(cards: str = "words") -> int:
+    """``nil-tui`` with no terminal, or ``nil-tui --text``: setup's choices as questions,
+    each with the last one chosen as its default."""
+
+    async def main(lines: Lines) -> int:
+        from ..argtypes import deals as parse_deals
+        from ..bots import LEVELS
+
+        base = lines.home.load_options()
+        saved = lines.home.saved()
+        lines.write(SETUP_QUESTIONS)
+        first = "resume" if saved is not None else "new"
+        choice = await lines.ask(
+            "Type new for a new game, resume for the saved one, or challenge for the daily "
+            "challenge.", first, ("new", "resume", "challenge", "quit"))
+        if choice == "quit":
+            return 0
+        if choice == "resume":
+            step = lines.home.resume(look=base)
+            if isinstance(step, Refused) and not step.notices:
+                lines.write("There is no saved game: a new one, then.")
+            else:
+                return await lines.play(step)
+        if choice == "challenge":
+            from ..challenge import today
+
+            return await lines.play(lines.home.challenge(today(), look=base))
+        while True:
+            answer = await lines.ask("How many deals, 1 to 99?", str(base.deals))
+            try:
+                deals = parse_deals(answer)
+                break
+            except Exception:  # noqa: BLE001 - asked again
+                lines.write("A number from 1 to 99, please.")
+        levels = tuple(name for name in LEVELS)
+        level = await lines.ask(f"The bots' level: {', '.join(levels)}?", base.bots[0],
+                                levels)
+        scoring = await lines.ask("Scoring: classic, or pool?", base.scoring,
+                                  ("classic", "pool"))
+        options = replace(base, deals=deals, bots=(level, level, level), scoring=scoring,
+                          seed=None, challenge=None, from_setup=True)
+        return await lines.play(StartNew(options))
+
+    return run(main, cards)
+
+
+__all__ = ["Lines", "challenge", "play", "resume", "run", "setup", "write_line"]
