@@ -239,8 +239,10 @@ class Home:
         from ..engine import Game, RecordError
 
         saved = self.saved()
-        if not saved:
-            return Refused()
+        if not saved:  # none here; one may be played by another nil-tui, or unreadable now
+            why: str | None = self._guarded("read the saved game",
+                                            lambda: self.keeper.store().unreadable, None)
+            return Refused(notices=(Notice(why, "warning", 10),) if why else ())
         record, opts = saved
         try:
             game = Game.from_record(record)

@@ -21,7 +21,7 @@ from .core import Store, as_options
 from .database import RECORDS_DIR
 from .files import JSONDamage, now_utc
 from .locking import LOCK_NAME, MAX_SLOTS
-from .messages import LOCKED
+from .messages import LOCKED, PLAYED_ELSEWHERE
 from .rows import (
     ChallengeFound,
     ChallengeResult,
@@ -49,6 +49,7 @@ __all__ = [
     "LOCK_NAME",
     "MAX_SLOTS",
     "MIGRATIONS",
+    "PLAYED_ELSEWHERE",
     "RECORDS_DIR",
     "SCHEMA_VERSION",
     "ChallengeFound",

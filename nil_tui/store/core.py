@@ -38,8 +38,8 @@ from .files import (
     loads_object,
 )
 from .locking import FileLock, is_busy
-from .messages import write_problem
-from .opening import adopt_left_behind, in_memory, open_database
+from .messages import PLAYED_ELSEWHERE, write_problem
+from .opening import adopt_left_behind, in_memory, open_database, played_elsewhere
 from .queue import (
     Archive,
     ChallengeReference,
@@ -152,9 +152,14 @@ class Store:
     def unreadable(self) -> str | None:
         """Why the saved data cannot be read now, in plain words, or None when the reads give
         all there is: another program holds the file so that even reading waits (a saved
-        game may well be there), or the file has a version this nil-tui does not know. A
-        caller that finds no saved game says this instead of "there is no saved game"."""
-        return self._db.unreadable()
+        game may well be there), or the file has a version this nil-tui does not know; or
+        the saved game is being played by another nil-tui running now. A caller that finds
+        no saved game says this instead of "there is no saved game"."""
+        with self._db.mutex:
+            unreadable = self._db.unreadable()
+            if unreadable is None and self._queue.current is None and played_elsewhere(self._db):
+                return PLAYED_ELSEWHERE
+            return unreadable
 
     @property
     def busy(self) -> bool:

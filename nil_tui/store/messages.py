@@ -18,6 +18,9 @@ LOCKED_READING = ("Another program is using nil-tui's data so that even reading 
                   "the saved game cannot be read now. Nothing was changed; try again once that "
                   "program is closed.")
 
+PLAYED_ELSEWHERE = ("The saved game is being played in another nil-tui now: go on with it "
+                    "there, or quit that one and resume it here.")
+
 _FULL_ERRNOS = {errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)}
 _READ_ONLY_ERRNOS = {errno.EROFS, errno.EACCES, errno.EPERM}
 

@@ -79,6 +79,23 @@ def adopt_left_behind(db: Database) -> None:
         return
 
 
+def played_elsewhere(db: Database) -> bool:
+    """This instance has no saved game, and another nil-tui running now plays one (the main
+    one, or a second one in its own slot)."""
+    rows = db.rows("SELECT slot FROM current")
+    if not rows or any(slot == db.slot for (slot,) in rows):
+        return False
+    for (slot,) in rows:
+        if slot == 0:
+            return True  # this instance is not the main one: the main one is running
+        if 0 < slot < MAX_SLOTS:
+            probe = slot_is_free(db.home, slot)
+            if probe is None:
+                return True  # that instance still holds its slot
+            probe.release()
+    return False
+
+
 def in_memory(base: Path, warnings: list[str], reason: str, open_wait: float,
               busy_timeout: float) -> Database:
     """A database that saves nothing between runs; finished games are still written as
