@@ -34,6 +34,7 @@ from ..widgets.gamelog import GameLog
 from ..widgets.hand import Hand
 from ..widgets.scoreboard import Scoreboard, ScoreInfo
 from ..widgets.seat import Seat
+from ..widgets.status import StatusLine
 from ..widgets.trick import TrickView
 from ..words import BOT_SEATS, count, seat_labels
 from . import table_words as words
@@ -135,7 +136,7 @@ class TableScreen(TableWork):
             with Vertical(id="side"):
                 yield Scoreboard(id="scoreboard")
                 yield GameLog(id="log")
-        yield Static(id="status")
+        yield StatusLine(id="status")
         yield Static(id="south")
         yield Hand(id="hand")
         yield Footer(compact=True)
@@ -214,9 +215,7 @@ class TableScreen(TableWork):
             self._show_south()
 
     def status(self, message: str | Text, warn: bool = False) -> None:
-        widget = self.query_one("#status", Static)
-        widget.set_class(warn, "-warn")
-        widget.update(message)
+        self.query_one(StatusLine).say(message, warn)
 
     def log_line(self, line: Text) -> None:
         self.query_one(GameLog).add(line)
@@ -355,6 +354,7 @@ class TableScreen(TableWork):
         """Put away the trick on show: the peek at the last one, or the one just won."""
         if self._peeking:
             self._peeking, self._peek = False, None
+            self.query_one(StatusLine).passed()  # "Your turn" again, say
             self._carry_out(self.session.set_watching(self.is_active))
         else:
             self._carry_out(self.session.act(GoOn()))
@@ -413,7 +413,8 @@ class TableScreen(TableWork):
         self._peeking, self._peek = True, last
         self.session.set_watching(False)
         self.refresh_view()
-        self.status(Text("The last trick (any key to go back)", style="dim"))
+        self.query_one(StatusLine).say(Text("The last trick (any key to go back)",
+                                            style="dim"), passing=True)
 
     def action_undo(self) -> None:
         """Take back your last card of this deal and every card played after it."""
