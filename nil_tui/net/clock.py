@@ -6,7 +6,8 @@ the players' requests and tells the seats.
 
 One rule for a person the table waits for: away (their connection is gone), it waits the
 away timeout; here but silent on their turn, the turn timeout; then the stand-in bot plays
-for them until they are back or play again.
+for them until they are back or play again. A silent player still has a moment on each of
+their turns (:data:`SILENT_GRACE`) to play their card themselves and so be back.
 """
 
 from __future__ import annotations
@@ -27,6 +28,10 @@ if TYPE_CHECKING:
 STAND_IN = "normal"
 """The bot that plays for a person who has been away (or silent) longer than the table
 waits."""
+
+SILENT_GRACE = 10.0
+"""Seconds the stand-in waits on each turn of a player who is connected but was silent
+(the turn timeout, if shorter): the player can play that card and be back."""
 
 
 class Clock:
@@ -84,16 +89,16 @@ class Clock:
         self._timers = [t for t in self._timers if not t.cancelled() and t.when() > loop.time()]
         self._timers.append(loop.call_at(when + 0.01, self.poke))
 
-    def time_the_turn(self, now: float) -> float:
+    def time_the_turn(self, now: float, wait: float) -> float:
         """Since when the table waits for the card of the person to move (present): the turn
-        timer starts with the position and wakes the table when it runs out."""
+        timer starts with the position and wakes the table ``wait`` seconds later."""
         turn = self.table.turn
         if self._turn_wait is None or self._turn_wait[0] != turn:
             self._turn_wait = (turn, now)
             if self._turn_timer is not None:
                 self._turn_timer.cancel()
-            self._turn_timer = asyncio.get_running_loop().call_at(
-                now + self.table.config.turn_timeout + 0.01, self.poke)
+            self._turn_timer = asyncio.get_running_loop().call_at(now + wait + 0.01,
+                                                                  self.poke)
         return self._turn_wait[1]
 
     async def _pump(self) -> None:
@@ -151,16 +156,17 @@ class Clock:
                 table.stats.cards += 1
                 table.tell(events)
             return True
-        if not seat.stand_in:
-            if seat.member is not None:
-                since, wait = self.time_the_turn(now), config.turn_timeout
-            else:
-                since = seat.away_since if seat.away_since is not None else now
-                wait = config.away_timeout
-                if now < since + wait:
-                    self.wake_at(since + wait)
-            if now < since + wait:
+        if seat.member is not None:  # silent: the turn timeout, then a moment each turn
+            wait = min(SILENT_GRACE, config.turn_timeout) if seat.stand_in \
+                else config.turn_timeout
+            if now < self.time_the_turn(now, wait) + wait:
                 return False
+        elif not seat.stand_in:  # away: the away timeout
+            since = seat.away_since if seat.away_since is not None else now
+            if now < since + config.away_timeout:
+                self.wake_at(since + config.away_timeout)
+                return False
+        if not seat.stand_in:
             seat.stand_in = True
             table.tell([], notices=[{"kind": "stand_in", "seat": seat_number,
                                      "bot": STAND_IN, "why": "away" if seat.member is None

@@ -429,7 +429,8 @@ class Table:
         self.stats.cards += 1
         self.tell(list(events))
         if waits_for_a_person_here(self.game, self.driver, self.seats):
-            self.clock.time_the_turn(asyncio.get_running_loop().time())
+            self.clock.time_the_turn(asyncio.get_running_loop().time(),
+                                     self.config.turn_timeout)
         else:
             self._poke()
         return True

@@ -17,6 +17,7 @@ from procs import Proc, command
 from tablehelp import check_record, served
 
 from nil_tui import __version__
+from nil_tui.net import clock
 from nil_tui.net.client import JoinError, TableClient, play_scripted
 from nil_tui.net.keys import parse_invite
 from nil_tui.net.protocol import PROTOCOL, short_version
@@ -195,18 +196,25 @@ async def test_a_silent_player_gets_the_stand_in_after_the_turn_timeout() -> Non
         await bob.close()
 
 
-async def test_a_silent_player_who_plays_again_has_their_seat_back() -> None:
+async def test_a_silent_player_who_plays_again_has_their_seat_back(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """After the turn timeout the stand-in plays; on each later turn it waits a moment first,
+    in which the player's own card is played and the seat is theirs again."""
+    monkeypatch.setattr(clock, "SILENT_GRACE", 5.0)
     config = TableConfig(deals=1, seed=10, start_when=1, turn_timeout=0.2)
     async with served(config) as s:
         ann = TableClient(s.invite, name="Ann")
         await ann.connect()
-        await until(ann, lambda m: of_type("seats")(m) and any(
-            e["kind"] == "stand_in" for e in m["events"]))
+        await until(ann, lambda m: isinstance(m, session.BotFailed) and m.seat == 0)
         state = await until(ann, lambda m: isinstance(m, session.TableState)
                             and m.pace == "your_turn")
-        await ann.play(state.legal[0], state.turn)
+        card = state.legal[0]
+        await ann.play(card, state.turn)
         await until(ann, lambda m: of_type("seats")(m)
                     and {"kind": "back", "seat": 0, "name": "Ann"} in m["events"])
+        played = await until(ann, lambda m: isinstance(m, session.Played) and m.seat == 0
+                             or of_type("refused")(m))
+        assert isinstance(played, session.Played) and played.card == card
         assert not s.table.seats[0].stand_in
         await ann.close()
 
