@@ -51,9 +51,10 @@ def finished_record(tmp_path: Path) -> Path:
 
 
 # --- no terminal ------------------------------------------------------------------------------
-@pytest.mark.parametrize("args", [[], ["play"], ["play", "--deals", "1", "--seed", "3"],
+# (``nil-tui`` alone without a terminal plays in plain lines: tests/lines/)
+@pytest.mark.parametrize("args", [["play"], ["play", "--deals", "1", "--seed", "3"],
                                   ["history"], ["stats"], ["resume"], ["replay"]],
-                         ids=["setup", "play", "play-options", "history", "stats", "resume",
+                         ids=["play", "play-options", "history", "stats", "resume",
                               "replay"])
 def test_without_a_terminal_the_app_refuses_at_once(home: Path, tmp_path: Path,
                                                     args: list[str]) -> None:

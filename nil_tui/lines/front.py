@@ -344,7 +344,7 @@ class LineFront(Answers):
         if key == self.prompted and not again:
             return
         self.prompted = key
-        text = self.prompt_text(state)
+        text = self.prompt_text(state) or (self.last_prompt if again else "")
         if text:
             self.last_prompt = text
             self.say(text)
@@ -386,11 +386,11 @@ class LineFront(Answers):
         if confirm is not None and text.lower() in ("n", "no"):
             self.say("As you wish: no help.")
             return
+        if not text and self.session.state().pace == "deal_over":
+            self.carry_out(self.session.act(GoOn()))
+            return
         if not text:
-            if self.last_prompt:
-                self.say(self.last_prompt)
-            else:
-                self.prompt(again=True)
+            self.prompt(again=True)
             return
         word, _, rest = text.lower().partition(" ")
         commands: dict[str, Callable[[], None]] = {
@@ -450,6 +450,7 @@ class LineFront(Answers):
         self.help_then("meter", SetMeter(True))
         if self.confirm is None and self.session.meter_on:
             self.say("Meter on: the prompt says your chance to stay clean this deal.")
+            self.prompted = None  # said again with the figure, once worked out
 
     def set_cards(self, style: str) -> None:
         if style not in CARD_STYLES:

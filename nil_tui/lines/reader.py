@@ -6,34 +6,46 @@ end of the input is None."""
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 import threading
-from typing import BinaryIO
 
 from ..textsafe import UNSAFE
 
 
 class LineReader:
-    """Lines from ``stream`` (default: standard input) as they come."""
+    """Lines from the file descriptor ``fd`` (default: standard input's) as they come. It is
+    read with ``os.read``, outside Python's buffered file: a read still waiting when the
+    game ends holds no lock the interpreter's exit would wait for."""
 
-    def __init__(self, stream: BinaryIO | None = None) -> None:
+    def __init__(self, fd: int | None = None) -> None:
         self._loop = asyncio.get_running_loop()
         self._queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.ended = False
-        source = stream if stream is not None else _stdin()
+        source = fd if fd is not None else _stdin()
         if source is None:
             self._queue.put_nowait(None)
             return
         threading.Thread(target=self._read, args=(source,), daemon=True,
                          name="nil-tui-lines").start()
 
-    def _read(self, source: BinaryIO) -> None:
-        try:
-            for raw in iter(source.readline, b""):
-                text = raw.decode("utf-8", "replace").rstrip("\r\n")
-                self._hand(UNSAFE.sub("", text))
-        except (OSError, ValueError):
-            pass
+    def _read(self, fd: int) -> None:
+        buffer = b""
+        while True:
+            try:
+                chunk = os.read(fd, 65536)
+            except InterruptedError:
+                continue
+            except OSError:
+                chunk = b""
+            if not chunk:
+                break
+            buffer += chunk
+            *lines, buffer = buffer.split(b"\n")
+            for raw in lines:
+                self._hand(UNSAFE.sub("", raw.decode("utf-8", "replace")))
+        if buffer:  # the last line had no newline
+            self._hand(UNSAFE.sub("", buffer.decode("utf-8", "replace")))
         self._hand(None)
 
     def _hand(self, line: str | None) -> None:
@@ -52,15 +64,14 @@ class LineReader:
         return line
 
 
-def _stdin() -> BinaryIO | None:
+def _stdin() -> int | None:
     stream = sys.stdin
     if stream is None:
         return None
     try:
-        stream.fileno()
+        return stream.fileno()
     except (OSError, ValueError):
         return None
-    return stream.buffer
 
 
 __all__ = ["LineReader"]
