@@ -3,7 +3,9 @@ the truth about it. A write that fails (a lock, a full disk) is tried again ever
 player is told "not saved" when it stops being saved and "saved again" only once everything
 is really written, a finished game included. A finished game that cannot be written stays
 in memory (and in the store's queue) until it is; if the app ends first, the store keeps it
-in a file when it closes.
+in a file when it closes. A store that saves nothing this session (a newer nil-tui's data, a
+data folder that cannot be made) is never tried again: the record of a finished game is
+written in the temporary folder, and the player is told which file.
 """
 
 from __future__ import annotations
@@ -76,19 +78,21 @@ class Keeper:
         return ok
 
     def finish(self, game: Game, options: PlayOptions) -> Path | None:
-        """Keep a finished game in history; where its record file went, or None. Until it is
-        really stored it stays here and is tried again (:meth:`retry`), and the player is
-        told it is not saved."""
+        """Keep a finished game in history; where its record file went (written even while
+        history cannot take the game), or None when no file was written. Until the game is
+        really stored it stays here and is tried again (:meth:`retry`), unless the store
+        saves nothing this session; the player is told it is not saved (``problem``)."""
         data = options_dict(options)
         done = self.guarded("keep the finished game",
                             lambda: self.store().keep_finished(game.to_record(), data), None)
         self.unkept = [(g, o) for g, o in self.unkept if g is not game]
         if done is None or not done.stored:
-            self.unkept.append((game, options))
+            if self.guarded("keep the finished game", lambda: self.store().persistent, True):
+                self.unkept.append((game, options))  # tried again while the app runs
             reason = done.problem if done is not None else None
             self._note(reason or self.problem or self.store().problem
                        or "the finished game could not be written yet.")
-            return None
+            return done.record_file if done is not None else None
         self._written(True)
         return done.record_file
 
@@ -104,10 +108,10 @@ class Keeper:
         kept: list[Path] = []
         for game, options in list(self.unkept):
             path = self.finish(game, options)
+            if any(g is game for g, _ in self.unkept):
+                return kept  # still waiting: the problem stays
             if path is not None:
                 kept.append(path)
-            elif self.unkept and self.unkept[-1][0] is game:
-                return kept  # still waiting: the problem stays
         self._written(True)
         return kept
 

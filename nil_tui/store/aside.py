@@ -243,13 +243,15 @@ def unsaved(db: Database, queue: WriteQueue) -> tuple[Path | None, str]:
     return None, ""
 
 
-def write_record_file(db: Database, record: JSONObject, seed: int | None) -> Path:
-    """The record file, in ``records_dir`` or else the temporary folder; raises OSError when
-    neither can be written."""
+def write_record_file(db: Database, record: JSONObject, seed: int | None,
+                      fallback: bool = True) -> Path:
+    """The record file, in ``records_dir`` or else (``fallback``) the temporary folder;
+    raises OSError when neither can be written."""
     name = f"{stamp()}_seed-{seed_label(seed)}.json"
     text = json.dumps(record, indent=1) + "\n"
     error: OSError | None = None
-    for folder in (db.records_dir, fallback_records_dir()):
+    folders = [db.records_dir, fallback_records_dir()] if fallback else [db.records_dir]
+    for folder in folders:
         try:
             folder.mkdir(parents=True, exist_ok=True)
             path = write_new(folder / name, text)

@@ -209,8 +209,9 @@ class Store:
     def archive_in(self, conn: sqlite3.Connection) -> int | None:
         return aside.archive_in(self._db, conn)
 
-    def write_record_file(self, record: JSONObject, seed: int | None) -> Path:
-        return aside.write_record_file(self._db, record, seed)
+    def write_record_file(self, record: JSONObject, seed: int | None,
+                          fallback: bool = True) -> Path:
+        return aside.write_record_file(self._db, record, seed, fallback)
 
     # --- writes --------------------------------------------------------------------------
     def _submit(self, op: Op) -> bool:

@@ -32,16 +32,21 @@ forgotten first, and worked out again if they are asked for again."""
 
 class Context(Protocol):
     """What a write needs of the store: its slot, whether the saved game in the file was
-    seen, and how a saved game goes into history and a record into its file."""
+    seen, where record files go, and how a saved game goes into history and a record into
+    its file."""
 
     @property
     def slot(self) -> int: ...
+
+    @property
+    def records_dir(self) -> Path: ...
 
     current_seen: bool
 
     def archive_in(self, conn: sqlite3.Connection) -> int | None: ...
 
-    def write_record_file(self, record: JSONObject, seed: int | None) -> Path: ...
+    def write_record_file(self, record: JSONObject, seed: int | None,
+                          fallback: bool = True) -> Path: ...
 
 
 class Op:
@@ -140,6 +145,8 @@ class Finish(Op):
         else:
             if self.path is None:
                 self.path = ctx.write_record_file(self.record, self.summary.seed)
+            elif self.path.parent != ctx.records_dir:
+                self.path = into_records(ctx, self.record, self.summary.seed, self.path)
             conn.execute(
                 "INSERT INTO games(finished_at, path, record, options, fingerprint, finished, "
                 f"{GAME_SUMMARY_COLUMNS}) VALUES (?, ?, ?, ?, ?, 1, {SUMMARY_MARKS})",
@@ -290,6 +297,18 @@ class WriteQueue:
                 self._pop()  # done, or never possible (then ``problem`` says so)
             db.problem, db.busy = failed, False
             return failed is None
+
+
+def into_records(ctx: Context, record: JSONObject, seed: int | None, path: Path) -> Path:
+    """A record file written elsewhere (the temporary folder) while the records folder could
+    not take it, moved there now that the game goes into history (which names the file):
+    the new file, or ``path`` when it still cannot be written there."""
+    try:
+        moved = ctx.write_record_file(record, seed, fallback=False)
+    except OSError:
+        return path
+    path.unlink(missing_ok=True)
+    return moved
 
 
 def finish(db: Database, queue: WriteQueue, ctx: Context, record: JSONObject,

@@ -305,7 +305,7 @@ async def test_a_finished_game_that_could_not_be_kept_is_kept_once_the_store_can
         over = app.screen
         assert isinstance(over, GameOverScreen)
         assert over.path is None
-        assert "not saved yet" in str(over.query_one("#gameover-path").render())
+        assert "is not saved: the disk is full." in str(over.query_one("#gameover-path").render())
         broken["on"] = False
         for _ in range(100):  # the app retries every second
             await pilot.pause(0.1)

@@ -141,8 +141,8 @@ class ChallengeScreen(NilScreen):
         return record_place(self.path, self.problem, self.options.ascii, "challenge")
 
     def kept(self, path: Path) -> None:
-        """The record could be written after all: say where."""
-        self.path = path
+        """The game is in history after all: say where its record is."""
+        self.path, self.problem = path, None
         where = self.query_one("#challenge-path", Static)
         where.update(self._where())
         where.display = True

@@ -172,13 +172,17 @@ def perfect_line(game: Game, labels: Labels = SEAT_LABELS) -> Text | None:
 
 def record_place(path: Path | None, problem: str | None, ascii: bool,
                  what: str = "game") -> Text:
-    """Where a finished game's record went, or the plain truth that it did not."""
-    if path is not None:
+    """Where a finished game's record went, or the plain truth that it is not saved: the
+    problem says why and whether saving is tried again, and the record file is named
+    wherever it was written (the temporary folder, when the data folder could not take it)."""
+    if path is not None and problem is None:
         return Text.assemble(("Record saved: ", "dim"), (str(path), "dim"))
-    why = problem or "the data folder could not be written"
+    why = problem or "the data folder could not be written."
     mark = "!" if ascii else "⚠"
-    return Text.assemble((f"{mark} This {what} is not saved yet: ", "bold yellow"), why,
-                         (" nil-tui keeps trying while it runs.", "dim"))
+    text = Text.assemble((f"{mark} This {what} is not saved: ", "bold yellow"), why)
+    if path is not None:
+        text.append(f" Its record was written as {path}.", style="dim")
+    return text
 
 
 class GameOverScreen(NilScreen):
@@ -343,8 +347,8 @@ class GameOverScreen(NilScreen):
         return record_place(self.path, self.problem, self.options.ascii)
 
     def kept(self, path: Path) -> None:
-        """The record could be written after all: say where."""
-        self.path = path
+        """The game is in history after all: say where its record is."""
+        self.path, self.problem = path, None
         self.query_one("#gameover-path", Static).update(self._where())
 
     def action_leave(self) -> None:
