@@ -124,7 +124,11 @@ def add_join_parser(sub: Any) -> None:
     join = sub.add_parser(
         "join", help="sit at a friend's table",
         description="Join a shared table with its invite. Run the same command again to "
-        "get your seat back (your seat key is kept in your data folder).")
+        "get your seat back (your seat key is kept in your data folder); after a lost link "
+        "it tries to take the seat back by itself for 3 minutes. Without a terminal it plays "
+        "in plain lines: a file on standard input is read one line at each prompt, a pipe "
+        "as its lines come; when there is nothing more to read at your turn, it leaves the "
+        "seat.")
     join.add_argument("invite", metavar="INVITE",
                       help="the invite, nil://HOST:PORT/SECRET (or nils:// for TLS)")
     join.add_argument("--name", default=None, help="your name at the table")

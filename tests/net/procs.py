@@ -60,9 +60,11 @@ class Proc:
                 break
             self._buffer += chunk
             *done, self._buffer = self._buffer.split(b"\n")
-            for raw in done:
-                line = raw.decode("utf-8", "replace")
-                self.lines.append(line)
+            start = len(self.lines)
+            # every line of the chunk is kept, those after a match included (a later wait
+            # looks for them)
+            self.lines.extend(raw.decode("utf-8", "replace") for raw in done)
+            for line in self.lines[start:]:
                 found = regex.search(line)
                 if found:
                     return found

@@ -78,3 +78,41 @@ def test_join_text_tells_what_a_bot_played_for_it_while_its_link_was_down(
     finally:
         for proc in (join, bob, server):
             proc.close()
+
+
+def test_join_text_tells_what_was_played_while_the_host_was_down_and_back(
+        tmp_path: Path) -> None:
+    """The host is killed mid-deal and brought back with --resume; Bob comes back first and
+    plays on with the bots (and the stand-in for Ann) while Ann's join is still waiting to try
+    again: once back, Ann is told the cards and tricks she missed, and every card of the game
+    is told to her once."""
+    home = tmp_path / "host"
+    server, invite = host(home, "--players", "2", "--deals", "1", "--seed", "5",
+                          "--away-timeout", "0.2", "--deal-pause", "0")
+    ann = Proc(command("join", invite, "--text", "--auto", "0.05", "--name", "Ann"),
+               tmp_path / "ann")
+    ann.read_until(r"You sit at South", 60)
+    bob = Proc(command("join", invite, "--auto", "0.05", "--name", "Bob"), tmp_path / "bob")
+    procs = [server, ann, bob]
+    try:
+        for _ in range(2):
+            ann.read_until(r"wins the trick", 60, since=len(ann.lines))
+        ann.popen.send_signal(signal.SIGSTOP)  # Ann will try again later than Bob
+        server.kill()  # kill -9 in the middle of the deal
+        server = Proc(command("host", "--no-seat", "--resume"), home)
+        procs.append(server)
+        server.read_until(INVITE, 60)
+        bob.read_until(r"Lost the table", 60)
+        lost = max(i for i, line in enumerate(bob.lines) if "Lost the table" in line)
+        bob.read_until(r"^\S.* plays ", 60, since=lost)  # the game went on without Ann
+        ann.popen.send_signal(signal.SIGCONT)
+        assert ann.wait(120) == 0, "\n".join(ann.lines[-40:])
+        record = records_in(tmp_path / "ann")[0]
+        assert "While you were away:" in ann.lines
+        plays, _ = told(ann.lines)
+        assert plays == Counter(cards_of(record)), [c for c, n in plays.items() if n != 1]
+        assert sum(1 for line in ann.lines if line.startswith("Deal over: ")) == 1
+        assert bob.wait(60) == 0
+    finally:
+        for proc in procs:
+            proc.close()

@@ -174,3 +174,12 @@ async def test_the_table_screens_session_tells_what_was_missed_once_back() -> No
         await ann.close()
         await bob.close()
 
+
+
+def test_the_bound_is_said_as_it_is() -> None:
+    import argparse
+
+    assert client_module.REJOIN_SECONDS == 60 * int(client_module.REJOIN_WORDS.split()[0])
+    sub = argparse.ArgumentParser().add_subparsers()
+    commands.add_join_parser(sub)
+    assert f"for {client_module.REJOIN_WORDS}" in sub.choices["join"].description
