@@ -251,7 +251,7 @@ def assisted(what: str) -> str:
 
 __all__ = [
     "AWAY", "FOR_THEM", "SEAT_LABELS", "Aside", "Labels", "Part", "Said", "assisted", "count",
-    "cut", "deal_begun", "deal_over", "deals", "describe_saved", "game_over", "incident_words", "news", "object_name",
-    "percent", "played", "resume_point", "resumed", "says", "seat_labels", "seat_subject", "still_clean",
-    "taken_back", "trick_won", "verb",
+    "cut", "deal_begun", "deal_over", "deals", "describe_saved", "game_over", "incident_words",
+    "news", "object_name", "percent", "played", "resume_point", "resumed", "says",
+    "seat_labels", "seat_subject", "still_clean", "taken_back", "trick_won", "verb",
 ]

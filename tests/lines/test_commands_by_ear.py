@@ -94,8 +94,8 @@ def test_each_command_and_each_mistake_is_one_line_and_changes_nothing(home: Pat
         # Help asked for is said to make the game assisted: refused, nothing changes.
         player.type("hint")
         assert answer(player, "no") == [
-            "A hint makes this game count as assisted in history and statistics. Type yes "
-            "to go on.", "As you wish: no help."]
+            ("A hint makes this game count as assisted in history and statistics. Type yes "
+             "to go on."), "As you wish: no help."]
         # Agreed to: the game counts as assisted, said once.
         player.type("hint")
         said = answer(player, "yes")
@@ -126,7 +126,7 @@ def test_no_terminal_and_no_input_starts_in_lines_and_saves(home: Path) -> None:
     """``nil-tui`` with neither terminal nor input: setup's questions keep their defaults,
     the game starts in lines, and ends saved at the end of the input."""
     env = dict(os.environ, NIL_TUI_HOME=str(home), PYTHONPATH=str(ROOT))
-    done = subprocess.run([sys.executable, "-m", "nil_tui"], stdin=subprocess.DEVNULL,
+    done = subprocess.run([sys.executable, "-m", "nil_tui"], stdin=subprocess.DEVNULL, check=False,
                           capture_output=True, text=True, env=env, timeout=60, cwd=str(ROOT))
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
@@ -135,7 +135,7 @@ def test_no_terminal_and_no_input_starts_in_lines_and_saves(home: Path) -> None:
     assert lines[-1] == "End of input. The game is saved: nil-tui resume --text goes on with it."
     assert plain(done.stdout.encode()) == []
     again = subprocess.run([sys.executable, "-m", "nil_tui", "resume", "--text"],
-                           input="quit\n", capture_output=True, text=True, env=env,
+                           input="quit\n", check=False, capture_output=True, text=True, env=env,
                            timeout=60, cwd=str(ROOT))
     assert again.returncode == 0, again.stderr
     assert "Type help for the commands." in again.stdout

@@ -9,10 +9,9 @@ import re
 from pathlib import Path
 
 import pytest
+from lines_pty import PtyPlayer, first_card, plain
 
 from nil_tui.engine import Game
-
-from lines_pty import PtyPlayer, first_card, plain
 
 FAST = ("--speed", "instant", "--difficulty", "easy")
 
@@ -95,7 +94,7 @@ def test_the_daily_challenge_refuses_help_then_resumes(home: Path) -> None:
     def answer(line: str) -> str | None:
         if line.startswith("Your turn") and not said:
             said.append(line)
-        if line.startswith("Your turn") or line.startswith(("Hints", "Undo", "The clean")):
+        if line.startswith(("Your turn", "Hints", "Undo", "The clean")):
             return next(asked, None)
         return None
 

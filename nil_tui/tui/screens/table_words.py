@@ -7,73 +7,42 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from ...engine import SEAT_NAMES, Cut, Suit, Trick, describe_result
+from ...engine import SEAT_NAMES, Card, Cut, Suit, Trick
 from ...session import game_session as gs
-from ...session.protocol import (
-    AWAY,
-    FOR_THEM,
-    BotFailed,
-    DealOver,
-    GameOver,
-    Hint,
-    MeterReading,
-    Played,
-    Refused,
-    SeatReplaced,
-    TableState,
-    TakenBack,
-    TrickTaken,
-)
+from ...session import words as said
+from ...session.protocol import Hint, MeterReading, Refused, TableState
 from ..widgets.cards import CardLook
 from ..widgets.seat import SeatInfo
 from ..widgets.trick import TrickInfo
 from ..words import SEAT_LABELS, Labels, count, percent, says, seat_subject, verb
 
+TONES = {"": "", "trick": "bold", "deal": "bold cyan", "end": "bold", "undo": "bold magenta",
+         "warn": "yellow", "note": "cyan", "resumed": "bold"}
+"""How the log shows each tone of :class:`~nil_tui.session.words.Said`."""
 
-def incident_words(seat: int, reason: str, labels: Labels = SEAT_LABELS) -> str:
-    """What the log says of a card a bot played for a seat (its reason as the table wrote it:
-    "Bo was away: the normal bot played for them"), told to you when the seat is yours."""
-    name, away, rest = reason.partition(AWAY)
-    if seat == 0 and away and name and rest.endswith(FOR_THEM):
-        return f"You were away: {rest.removesuffix(FOR_THEM)} for you"
-    return f"{labels[seat]}: {reason}"
+
+def said_text(sentence: said.Said, look: CardLook) -> Text:
+    """A sentence of the shared words as a log line: each card its coloured face, an aside
+    faint, the whole in its tone's style."""
+    line = Text(style=TONES.get(sentence.tone, ""))
+    if sentence.tone == "warn":
+        line.append("⚠ ")
+    for part in sentence.parts:
+        if isinstance(part, Card):
+            line.append_text(look.styled(part))
+        elif isinstance(part, said.Aside):
+            line.append(str(part), style="dim")
+        else:
+            line.append(part)
+    return line
 
 
 def news_line(item: object, look: CardLook, labels: Labels = SEAT_LABELS) -> Text | None:
     """The log's line for a piece of news (None for news the log does not tell)."""
     if isinstance(item, gs.TableNote):
         return Text(item.text, style="yellow" if item.warn else "cyan") if item.text else None
-    if isinstance(item, (BotFailed, SeatReplaced)):
-        return Text(f"⚠ {incident_words(item.seat, item.reason, labels)}", style="yellow")
-    if isinstance(item, Played):
-        line = Text(f"{says(item.seat, 'play', 'plays', labels=labels)} ")
-        line.append_text(look.styled(item.card))
-        if item.forced and item.seat == 0:
-            line.append(" (forced)", style="dim")
-        return line
-    if isinstance(item, TrickTaken):
-        w = item.trick.winner
-        line = Text(f"{says(w, 'win', 'wins', labels=labels)} the trick with ", style="bold")
-        line.append_text(look.styled(item.trick.card_of(w)))
-        if item.first_for_winner:
-            line.append(" — " + ("you are no longer clean" if w == 0 else
-                                 f"{labels[w]} is no longer clean"))
-        return line
-    if isinstance(item, DealOver):
-        result = describe_result(item.taken, item.points, labels, item.rule)
-        return Text(f"Deal {item.deal_number}: {result}", style="bold cyan")
-    if isinstance(item, GameOver):
-        return Text("The game is over.", style="bold")
-    if isinstance(item, TakenBack):
-        line = Text("Taken back: ", style="bold magenta")
-        for n, play in enumerate(item.plays):
-            if n:
-                line.append(", ")
-            line.append("your " if play.seat == 0 else f"{labels[play.seat]}'s ")
-            line.append_text(look.styled(play.card))
-        line.append(".")
-        return line
-    return None
+    sentence = said.news(item, labels)
+    return None if sentence is None else said_text(sentence, look)
 
 
 def seat_title(state: TableState, seat: int, away: str = "") -> str:
@@ -109,20 +78,7 @@ def seat_info(state: TableState, seat: int, name: str, away: str, holding: bool)
 def cut_line(cut: Cut, look: CardLook, labels: Labels = SEAT_LABELS) -> Text:
     """The log's line for the cut for the first dealer: each seat's card, each redraw of the
     seats tied lowest, who deals."""
-    line = Text("The cut for the first dealer: ", style="cyan")
-    def name(seat: int) -> str:  # (within the sentence)
-        return "you" if labels[seat] == "You" else labels[seat]
-
-    for k, row in enumerate(cut.draws):
-        drew = [(seat, card) for seat, card in enumerate(row) if card is not None]
-        if k:
-            tied = " and ".join(name(seat) for seat, _ in drew)
-            line.append(f"; {tied} tie and draw again: ", style="cyan")
-        for n, (seat, card) in enumerate(drew):
-            line.append(("" if n == 0 else ", ") + f"{name(seat)} ", style="cyan")
-            line.append_text(look.styled(card))
-    line.append(f"; {_deals(cut.dealer, labels)} (the lowest card).", style="cyan")
-    return line
+    return said_text(said.cut(cut, labels), look)
 
 
 def cut_trick(cut: Cut, labels: Labels = SEAT_LABELS) -> TrickInfo:
@@ -131,21 +87,14 @@ def cut_trick(cut: Cut, labels: Labels = SEAT_LABELS) -> TrickInfo:
     last = {seat: card for row in cut.draws for seat, card in enumerate(row)
             if card is not None}
     return TrickInfo(tuple(sorted(last.items())), cut.dealer,
-                     f"Cut: {_deals(cut.dealer, labels)}")
-
-
-def _deals(seat: int, labels: Labels) -> str:
-    """"you deal" (your seat, named "You"), "West deals", "South deals" (a replay's)."""
-    return "you deal" if labels[seat] == "You" else f"{labels[seat]} deals"
+                     f"Cut: {said.deals(cut.dealer, labels)}")
 
 
 def deal_start_line(state: TableState, labels: Labels = SEAT_LABELS) -> Text:
     """The deal's first line in the log: its number, the dealer, who leads first."""
     first = state.plays[0].seat if state.plays else state.leader
-    dealer = "you deal" if state.dealer == 0 else f"{labels[state.dealer]} deals"
-    return Text(f"Deal {state.deal_number} of {state.deals_planned}: {dealer}; "
-                f"{says(first, 'lead', 'leads', start=False, labels=labels)}.",
-                style="bold cyan")
+    return said_text(said.deal_begun(state.deal_number, state.deals_planned, state.dealer,
+                                     first, labels), CardLook())
 
 
 def your_turn_text(state: TableState, look: CardLook) -> Text:
@@ -247,10 +196,7 @@ def trick_info(state: TableState, shown: Trick | None, peeking: bool,
 
 def resumed_line(deal_number: int, deals_planned: int, help_used: str | None) -> Text:
     """The log's first line for a game resumed: where it is, and the help had so far."""
-    line = Text(f"Game resumed: deal {deal_number} of {deals_planned}.", style="bold")
-    if help_used is not None:
-        line.append(f" Used so far: {help_used}; the game counts as assisted.", style="dim")
-    return line
+    return said_text(said.resumed(deal_number, deals_planned, help_used), CardLook())
 
 
 def effect_text(effect: gs.ShowTrick | gs.ForcedSoon, look: CardLook,
