@@ -123,13 +123,14 @@ class NilApp(GuardedApp):
             self.post_message(GameKept(path))
 
     def on_game_kept(self, message: GameKept) -> None:
-        """Tell the game-over screen where the record went, once it could be written."""
+        """Tell the game-over screen where the record went, once it could be written (through
+        its own queue: after it is built, if it is still being built)."""
         from .screens.challenge import ChallengeScreen
         from .screens.gameover import GameOverScreen
 
         for screen in self.screen_stack:
             if isinstance(screen, (GameOverScreen, ChallengeScreen)):
-                screen.kept(message.path)
+                screen.call_later(screen.kept, message.path)
 
     # --- start-up -------------------------------------------------------------------------
     def on_mount(self) -> None:
@@ -307,9 +308,9 @@ class NilApp(GuardedApp):
     def _tell_challenge_screens(self, date: str, points: list[int] | None = None) -> None:
         from .screens.challenge import ChallengeScreen
 
-        for screen in self.screen_stack:
+        for screen in self.screen_stack:  # (after it is built, as the record's place)
             if isinstance(screen, ChallengeScreen) and screen.date == date:
-                screen.reference_news(points)
+                screen.call_later(screen.reference_news, points)
 
     # --- global keys ----------------------------------------------------------------------
     def action_rules(self) -> None:
