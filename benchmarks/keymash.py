@@ -2,7 +2,9 @@
 app, then the engine's invariants on every game seen and the saved game against the table;
 then seeded keys on every screen the app starts on (setup, a game, a replay, history,
 statistics, the daily challenge, a resumed game), the command palette and the quit keys among
-them, an app that a key ends started again for the keys left.
+them, an app that a key ends started again for the keys left. Keys come in bursts with no pause
+between them (up to 20 on the table between two looks, 1 to 6 on the screens), as a terminal
+delivers what is typed quickly: the app handles none of a burst before all of it has arrived.
 
 The tests run the same mashes short (100 keys per seed on the table, 30 per screen:
 tests/tui/test_keymash.py); this one runs them long, for the rare states a short mash does not

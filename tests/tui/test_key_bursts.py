@@ -7,7 +7,7 @@ before its first layout. Here in the headless app, keys posted with no pause bet
 from __future__ import annotations
 
 import pytest
-from textual import events
+from test_keymash import key_event
 from textual.command import CommandList, CommandPalette
 from tui_helpers import settle, wait_for_workers
 
@@ -17,19 +17,12 @@ from nil_tui.tui.screens.setup import SetupScreen
 from nil_tui.tui.screens.table import TableScreen
 
 SIZE = (100, 32)
-CHARACTERS = {"enter": "\r", "space": " ", "tab": "\t", "escape": "\x1b",
-              "question_mark": "?", "backspace": "\x7f"}
-
-
-def key(name: str) -> events.Key:
-    """The key event a terminal's ``name`` key makes."""
-    return events.Key(name, name if len(name) == 1 else CHARACTERS.get(name))
 
 
 def burst(app: NilApp, *names: str) -> None:
     """The keys ``names`` at once: all are on their way before the app handles the first."""
     for name in names:
-        app.post_message(key(name))
+        app.post_message(key_event(name))
 
 
 async def calm(app: NilApp, pilot: object, turns: int = 10) -> None:

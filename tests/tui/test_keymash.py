@@ -2,7 +2,9 @@
 afterwards, the saved game is the game on the table, and Enter alone still finishes the game.
 Then seeded keys on every screen the app starts on (setup, a game, a replay, history,
 statistics, the daily challenge, a resumed game), the command palette and the quit keys
-among them: nothing raises, whichever screen the keys lead to.
+among them: nothing raises, whichever screen the keys lead to. Keys come in bursts with no
+pause between them, as a terminal delivers what is typed quickly (``q`` then ``i``, Ctrl+P
+then PageDown): the app handles none of a burst before all of it has arrived.
 
 A short mash per seed here; ``benchmarks/keymash.py`` runs the same mashes for thousands of
 keys.
@@ -297,10 +299,21 @@ def screen_app(start: str, seed: int) -> NilApp:
                   challenge_date=CHALLENGE_DATE if start == "challenge" else None)
 
 
+BURST = 6
+"""The most keys in a burst (each burst 1 to BURST keys long)."""
+CHARACTERS = {"enter": "\r", "space": " ", "tab": "\t", "escape": "\x1b",
+              "question_mark": "?", "backspace": "\x7f"}
+
+
+def key_event(name: str) -> events.Key:
+    """The key event a terminal's ``name`` key makes."""
+    return events.Key(name, name if len(name) == 1 else CHARACTERS.get(name))
+
+
 async def keys_on_screens(start: str, seed: int, keys: int) -> tuple[set[str], int]:
-    """Press ``keys`` seeded keys on an app started at ``start``; an app the keys end (a quit
-    key) is started again for the keys left. Returns the screens seen and the number of
-    starts. An exception in the app fails the run (Textual raises it from run_test)."""
+    """Press ``keys`` seeded keys in bursts on an app started at ``start``; an app the keys
+    end (a quit key) is started again for the keys left. Returns the screens seen and the
+    number of starts. An exception in the app fails the run (Textual raises it from run_test)."""
     rng = random.Random(f"{start} {seed}")
     seen: set[str] = set()
     starts = 0
@@ -311,8 +324,11 @@ async def keys_on_screens(start: str, seed: int, keys: int) -> tuple[set[str], i
         async with app.run_test(size=SIZE) as pilot:
             await settle(app, pilot)
             while left > 0 and app.is_running:
-                left -= 1
-                await pilot.press(rng.choice(SCREEN_KEYS))
+                size = min(left, rng.randint(1, BURST))
+                burst = [rng.choice(SCREEN_KEYS) for _ in range(size)]
+                left -= len(burst)
+                for name in burst:  # all on their way before the app handles the first
+                    app.post_message(key_event(name))
                 await wait_for_workers(app)
                 await pilot.pause()
                 if app.is_running and app.screen_stack:
