@@ -102,3 +102,15 @@ def test_no_other_module_of_the_app_touches_these_insides() -> None:
         if path.name != "textual_private.py":
             text = path.read_text(encoding="utf-8")
             assert not [n for n in names if n in text], path
+
+
+def test_the_option_list_still_pages_by_the_lines_it_has_laid_out() -> None:
+    """Textual's option list pages from the line of the highlighted option, known only once
+    the list is laid out (``page_once_laid_out`` waits for that); when this changes, the
+    guard may be needed no more."""
+    from textual.widgets import OptionList
+
+    source = inspect.getsource(OptionList._move_page)
+    assert "self._index_to_line[self.highlighted or 0]" in source
+    update = inspect.getsource(OptionList._update_lines)
+    assert "if not self.scrollable_content_region:\n            return" in update
