@@ -15,10 +15,11 @@ if TYPE_CHECKING:
 
 HELP = (
     ("On your turn, type a card: a code such as QH or 10H, words such as queen of hearts, "
-     "or its number in the list of what you may play."),
+     "or its number, counting the cards as your turn or your hand says them."),
     ("Commands: hand, table (the trick so far), score, clean (who has taken no trick), last "
      "(the last trick), out (the cards still out), hint, meter, undo, cards words or codes "
-     "or symbols (how cards are said), rules, help, quit (the game is saved)."),
+     "or symbols (how cards are said), long or short (whole sentences, or the fewest "
+     "words), rules, help, quit (the game is saved)."),
     "Enter alone says the prompt again.",
 )
 

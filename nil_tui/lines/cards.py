@@ -55,11 +55,11 @@ class CardWords(NamedTuple):
         return ", ".join(self.card(c) for c in cards)
 
     def by_suit(self, cards: Sequence[Card], *, empty: str = "none") -> str:
-        """Cards grouped by suit, high to low, spades first: "spades: ace, 10; hearts:
-        none; ..."."""
+        """Cards grouped by suit, low to high, clubs first (the order a card's number counts
+        in): "clubs: 2, 10; diamonds: none; ..."."""
         parts = []
-        for suit in (3, 2, 1, 0):
-            ranks = [self.rank(c) for c in sorted(cards, key=lambda c: -c.rank)
+        for suit in (0, 1, 2, 3):
+            ranks = [self.rank(c) for c in sorted(cards, key=lambda c: c.rank)
                      if c.suit == suit]
             parts.append(f"{SUIT_NAMES[suit]}: {', '.join(ranks) if ranks else empty}")
         return "; ".join(parts)

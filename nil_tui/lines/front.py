@@ -111,6 +111,7 @@ class LineFront(Answers):
         self.last_prompt = ""
         self.confirm: tuple[str, Callable[[], None]] | None = None  # help waiting for "yes"
         self.told_assisted = session.state().assisted
+        self.brief = True  # cards and tricks in the fewest words ("long": the log's sentences)
         self._tasks: set[asyncio.Task[None]] = set()
 
     # --- saying things ------------------------------------------------------------------------
@@ -125,6 +126,7 @@ class LineFront(Answers):
         """Where the game is: resumed, the cut, the deal's start, the deal so far."""
         session = self.session
         state = session.state()
+        self.say("Type help for the commands.")
         if state.plays or state.deal_number > 1:
             self.say(self.said(words.resumed(
                 state.deal_number, state.deals_planned,
@@ -138,7 +140,6 @@ class LineFront(Answers):
         if session.challenge is not None:
             self.say(f"The daily challenge of {session.challenge}: hints, undo and the meter "
                      "are off.")
-        self.say("Type help for the commands.")
 
     async def run(self) -> None:
         self.opening()
@@ -256,12 +257,13 @@ class LineFront(Answers):
             return
         if isinstance(item, GameOver):
             return  # the game's end is said whole when it is finished
-        sentence = words.news(item, self.labels)
+        sentence = words.news(item, self.labels, brief=self.brief)
         if sentence is None:
             return
         line = self.said(sentence)
         if isinstance(item, TrickTaken):
-            line += ". " + words.still_clean(self.session.state().taken, self.labels)
+            clean = words.still_clean(self.session.state().taken, self.labels)
+            line += f"; {clean[0].lower()}{clean[1:]}" if self.brief else f". {clean}"
         self.say(line)
 
     def deal_start(self, state: TableState) -> str:
@@ -359,18 +361,32 @@ class LineFront(Answers):
         return ""
 
     def your_turn(self, state: TableState) -> str:
+        """"Your turn, follow spades: 3, 8, king." or, leading, the cards by suit: "Your
+        turn, you lead: clubs 2, 5; hearts 9." (a number counts the cards in that order)."""
         trick = state.trick
-        if not trick:
-            how = "you lead"
-        elif all(c.suit == trick[0].suit for c in state.legal):
-            how = f"follow {self.cards.suit(trick[0].suit)}"
-        else:
-            how = f"no {self.cards.suit(trick[0].suit)}, play any card"
-        cards = "; ".join(f"{n}: {self.cards.card(c)}" for n, c in enumerate(state.legal, 1))
+        legal = state.legal
         meter = ""
         if self.session.meter_on:
             meter = f" Meter: {meter_words(state.taken[state.seat], self.session.meter)}."
-        return f"Your turn, {how}.{meter} You may play {cards}."
+        if trick and all(c.suit == trick[0].suit for c in legal):
+            ranks = ", ".join(self.cards.rank(c) for c in legal)
+            if self.brief:  # (the suit led was just said)
+                return f"Your turn: {ranks}.{meter}"
+            how = f"follow {self.cards.suit(trick[0].suit)}"
+            cards = ranks
+        elif self.brief:
+            how = "you lead" if not trick else f"no {self.cards.suit(trick[0].suit)}"
+            return f"Your turn, {how}: any card.{meter}"
+        else:
+            how = "you lead" if not trick else f"no {self.cards.suit(trick[0].suit)}"
+            groups: list[tuple[int, list[str]]] = []
+            for card in legal:
+                if not groups or groups[-1][0] != card.suit:
+                    groups.append((card.suit, []))
+                groups[-1][1].append(self.cards.rank(card))
+            cards = "; ".join(f"{self.cards.suit(suit)} {', '.join(ranks)}"
+                              for suit, ranks in groups)
+        return f"Your turn, {how}: {cards}.{meter}"
 
     # --- what the player types -------------------------------------------------------------------
     def command(self, line: str | None) -> None:
@@ -400,6 +416,7 @@ class LineFront(Answers):
             "meter": self.turn_meter, "undo": lambda: self.help_then("undo", Undo()),
             "help": self.say_help, "rules": self.say_rules, "quit": lambda: self.quit(""),
             "cards": lambda: self.set_cards(rest.strip()),
+            "short": lambda: self.set_brief(True), "long": lambda: self.set_brief(False),
         }
         if word in commands and (not rest or word == "cards"):
             commands[word]()
@@ -458,6 +475,11 @@ class LineFront(Answers):
             return
         self.cards = CardWords(style)
         self.say(f"Cards are now said as {style}.")
+
+    def set_brief(self, brief: bool) -> None:
+        self.brief = brief
+        self.say("Cards and tricks are now said in the fewest words." if brief else
+                 "Cards and tricks are now said in whole sentences.")
 
     def quit(self, why: str) -> None:
         self.carry_out(self.session.act(Quit()))

@@ -138,17 +138,23 @@ def incident_words(seat: int, reason: str, labels: Labels = SEAT_LABELS) -> str:
     return f"{labels[seat]}: {reason}"
 
 
-def played(seat: int, card: Card, forced: bool, labels: Labels = SEAT_LABELS) -> Said:
-    """"West plays Q♥" ("You play 2♣ (forced)")."""
-    parts: tuple[Part, ...] = (f"{says(seat, 'play', 'plays', labels=labels)} ", card)
+def played(seat: int, card: Card, forced: bool, labels: Labels = SEAT_LABELS, *,
+           brief: bool = False) -> Said:
+    """"West plays Q♥" ("You play 2♣ (forced)"); ``brief``: "West Q♥", as a card is
+    called at the table."""
+    said = labels[seat] if brief else says(seat, "play", "plays", labels=labels)
+    parts: tuple[Part, ...] = (f"{said} ", card)
     if forced and seat == 0:
         parts += (Aside(" (forced)"),)
     return Said(parts)
 
 
 def trick_won(winner: int, card: Card, first_for_winner: bool,
-              labels: Labels = SEAT_LABELS) -> Said:
-    """"North wins the trick with Q♥ — North is no longer clean"."""
+              labels: Labels = SEAT_LABELS, *, brief: bool = False) -> Said:
+    """"North wins the trick with Q♥ — North is no longer clean"; ``brief``: "North wins"
+    (the card was just said; who is still clean is said next)."""
+    if brief:
+        return Said((says(winner, "win", "wins", labels=labels),), "trick")
     parts: tuple[Part, ...] = (f"{says(winner, 'win', 'wins', labels=labels)} the trick with ",
                                card)
     if first_for_winner:
@@ -226,15 +232,17 @@ def resumed(deal_number: int, deals_planned: int, help_used: str | None) -> Said
     return Said(parts, "resumed")
 
 
-def news(item: object, labels: Labels = SEAT_LABELS) -> Said | None:
-    """The sentence for a piece of news (None for news that is not told this way)."""
+def news(item: object, labels: Labels = SEAT_LABELS, *, brief: bool = False) -> Said | None:
+    """The sentence for a piece of news (None for news that is not told this way);
+    ``brief``: a card and a trick in the fewest words."""
     if isinstance(item, (BotFailed, SeatReplaced)):
         return Said((incident_words(item.seat, item.reason, labels),), "warn")
     if isinstance(item, Played):
-        return played(item.seat, item.card, item.forced, labels)
+        return played(item.seat, item.card, item.forced, labels, brief=brief)
     if isinstance(item, TrickTaken):
         w = item.trick.winner
-        return trick_won(w, item.trick.card_of(w), item.first_for_winner, labels)
+        return trick_won(w, item.trick.card_of(w), item.first_for_winner, labels,
+                         brief=brief)
     if isinstance(item, DealOver):
         return deal_over(item.deal_number, item.taken, item.points, item.rule, labels)
     if isinstance(item, GameOver):

@@ -51,13 +51,17 @@ def first_following_turn(player: PtyPlayer) -> str:
 
 
 def legal_codes(prompt: str) -> list[str]:
-    return re.findall(r"\d+: (\w+)", prompt)
+    """The cards a prompt names, as codes ("Your turn, follow spades: 3, 8, K.")."""
+    found = re.match(r"Your turn, follow (\w)\w*: (.+)\.$", prompt)
+    assert found, prompt
+    return [rank + found.group(1).upper() for rank in found.group(2).split(", ")]
 
 
 def test_each_command_and_each_mistake_is_one_line_and_changes_nothing(home: Path) -> None:
     player = PtyPlayer(home, "play", "--text", "--cards", "codes", "--deals", "1", "--seed",
                        "11", "--speed", "instant", "--difficulty", "easy")
     try:
+        player.type("long")  # whole sentences: the prompt names the suit to follow
         prompt = first_following_turn(player)
         hand = answer(player, "hand")
         assert len(hand) == 1 and hand[0].startswith("Your hand, "), hand
@@ -73,13 +77,14 @@ def test_each_command_and_each_mistake_is_one_line_and_changes_nothing(home: Pat
             "score": r"^Deal 1 of 1\. Scores: you 0, West 0, North 0, East 0\. Tricks this "
                      r"deal: .+\.$",
             "last": r"^(Last trick: .+; .+ it\.|No trick has been played yet\.)$",
-            "out": r"^Still out, \d+ cards: spades: .*; hearts: .*; diamonds: .*; clubs: .*\.$",
+            "out": r"^Still out, \d+ cards: clubs: .*; diamonds: .*; hearts: .*; spades: .*\.$",
             "nonsense words": r"^Not understood: nonsense words\. Type help for the commands\.$",
             illegal: r"^You must follow (clubs|diamonds|hearts|spades)\.$",
             absent.lower(): rf"^The {absent.replace('10', 'T')[:-1]}?.* is not in your hand\.$",
             "99": rf"^There is no card 99: you may play 1 to {len(legal)}\.$",
             "": "^" + re.escape(prompt) + "$",  # Enter alone: the prompt again
             "cards codes": r"^Cards are now said as codes\.$",
+            "long": r"^Cards and tricks are now said in whole sentences\.$",
             "cards braille": r"^Cards can be said as words, codes, symbols; now: codes\.$",
         }
         for typed, expected in one_line.items():
@@ -112,6 +117,9 @@ def test_each_command_and_each_mistake_is_one_line_and_changes_nothing(home: Pat
         assert said[0].startswith(f"You play {legal[0]}")
         said = answer(player, "undo")
         assert said[0].startswith("Taken back: your "), said
+        assert answer(player, "short") == ["Cards and tricks are now said in the fewest words."]
+        assert re.match(r"^Your turn(: [^.]+|, (you lead|no \w+): any card)\. Meter: ",
+                        answer(player, "")[0])
         # The end of the input: the game is saved, and goes on from there.
         os.write(player.master, b"\x04")
         rest = player.play(lambda _: None, limit=20)

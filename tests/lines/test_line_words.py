@@ -57,10 +57,10 @@ def test_a_number_chooses_from_what_may_be_played() -> None:
 
 def test_cards_by_suit() -> None:
     hand = [Card.parse(c) for c in ("2C", "TC", "QH", "AS", "3S")]
-    assert CardWords().by_suit(hand) == ("spades: ace, 3; hearts: queen; diamonds: none; "
-                                         "clubs: 10, 2")
-    assert CardWords("codes").by_suit(hand) == ("spades: A, 3; hearts: Q; diamonds: none; "
-                                                "clubs: 10, 2")
+    assert CardWords().by_suit(hand) == ("clubs: 2, 10; diamonds: none; hearts: queen; "
+                                         "spades: 3, ace")
+    assert CardWords("codes").by_suit(hand) == ("clubs: 2, 10; diamonds: none; hearts: Q; "
+                                                "spades: 3, A")
 
 
 def test_the_log_and_the_lines_say_the_same_sentences() -> None:
