@@ -81,9 +81,11 @@ def verb(seat: int, plain: str, third: str) -> str:
 
 def says(seat: int, plain: str, third: str, *, start: bool = True,
          labels: Labels = SEAT_LABELS) -> str:
-    """Subject and verb: "You win", "North wins" ("you win" within a sentence)."""
-    subject = seat_subject(seat, labels) if start or seat != 0 else "you"
-    return f"{subject} {verb(seat, plain, third)}"
+    """Subject and verb: "You win", "North wins" ("you win" within a sentence); a seat
+    named otherwise than "You" (South in a replay) takes the third person."""
+    you = labels[seat] == "You"
+    subject = "you" if you and not start else seat_subject(seat, labels)
+    return f"{subject} {plain if you else third}"
 
 
 def object_name(seat: int, labels: Labels = SEAT_LABELS) -> str:
@@ -158,7 +160,7 @@ def trick_won(winner: int, card: Card, first_for_winner: bool,
     parts: tuple[Part, ...] = (f"{says(winner, 'win', 'wins', labels=labels)} the trick with ",
                                card)
     if first_for_winner:
-        parts += (" — " + ("you are no longer clean" if winner == 0 else
+        parts += (" — " + ("you are no longer clean" if labels[winner] == "You" else
                            f"{labels[winner]} is no longer clean"),)
     return Said(parts, "trick")
 
@@ -189,7 +191,7 @@ def taken_back(plays: Sequence[tuple[int, Card]], labels: Labels = SEAT_LABELS) 
     for n, (seat, card) in enumerate(plays):
         if n:
             parts.append(", ")
-        parts.append("your " if seat == 0 else f"{labels[seat]}'s ")
+        parts.append("your " if labels[seat] == "You" else f"{labels[seat]}'s ")
         parts.append(card)
     parts.append(".")
     return Said(tuple(parts), "undo")
@@ -198,7 +200,7 @@ def taken_back(plays: Sequence[tuple[int, Card]], labels: Labels = SEAT_LABELS) 
 def deal_begun(deal_number: int, deals_planned: int, dealer: int, first: int,
                labels: Labels = SEAT_LABELS) -> Said:
     """"Deal 1 of 8: West deals; North leads."."""
-    dealt = "you deal" if dealer == 0 else f"{labels[dealer]} deals"
+    dealt = deals(dealer, labels)
     leads = says(first, "lead", "leads", start=False, labels=labels)
     return Said((f"Deal {deal_number} of {deals_planned}: {dealt}; {leads}.",), "deal")
 
