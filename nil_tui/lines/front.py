@@ -356,8 +356,9 @@ class LineFront(Answers):
             return self.your_turn(state)
         if state.pace == "deal_over":
             return f"Press Enter for deal {state.deal_number + 1} of {state.deals_planned}."
-        if state.to_move is not None and state.pace == "bot_waits":
-            return f"Waiting for {words.object_name(state.to_move, self.labels)}."
+        if (state.to_move is not None and state.pace == "bot_waits"
+                and state.levels[state.to_move] is None):  # a person at a shared table
+            return f"Waiting for {state.names[state.to_move]}."
         return ""
 
     def your_turn(self, state: TableState) -> str:
