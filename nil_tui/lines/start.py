@@ -39,10 +39,11 @@ def write_line(text: str) -> None:
 class Lines:
     """A run in plain lines: the reader, the writer, the home (its store and saving)."""
 
-    def __init__(self, cards: CardWords, write: Callable[[str], None] = write_line) -> None:
+    def __init__(self, cards: CardWords, write: Callable[[str], None] = write_line,
+                 fd: int | None = None) -> None:
         self.cards = cards
         self.write = write
-        self.reader = LineReader()
+        self.reader = LineReader(fd)  # (default: standard input)
         self.store = open_store()
         for warning in self.store.warnings:
             self.write(one_line(warning))

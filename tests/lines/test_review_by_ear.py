@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from lines_pty import ROOT, plain
 
 from nil_tui.engine import Game
@@ -60,3 +61,45 @@ def test_nothing_to_review_yet(tmp_path: Path) -> None:
     home.mkdir()
     assert nil_tui(home, "history", "--text") == ["No game in history yet."]
     assert nil_tui(home, "stats", "--text") == ["No finished game yet."]
+
+
+def test_a_finished_challenge_is_said_beside_the_experts_play(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The comparison after a challenge: deal by deal, the totals and the verdict."""
+    import asyncio
+
+    from nil_tui.challenge import challenge_game
+    from nil_tui.engine import Phase
+    from nil_tui.lines.cards import CardWords
+    from nil_tui.lines.start import Lines
+
+    monkeypatch.setenv("NIL_TUI_HOME", str(tmp_path))
+    game = challenge_game("2026-11-25")
+    while not game.is_over:
+        if game.phase is Phase.DEAL_OVER:
+            game.next_deal()
+        else:
+            game.play(game.deal.legal_moves()[0])
+    mine = [deal.points[0] for deal in game.deals]
+    assert game.challenge is not None
+    game.challenge = game.challenge.with_reference([p + 1 for p in mine])
+    said: list[str] = []
+
+    typed, typing = os.pipe()
+
+    async def main() -> None:
+        lines = Lines(CardWords(), said.append, fd=typed)
+        try:
+            await lines.show_challenge(game)
+        finally:
+            lines.close()
+
+    try:
+        asyncio.run(main())
+    finally:
+        os.close(typing)
+    assert said[0] == "The daily challenge of 2026-11-25:"
+    assert said[1] == f"Deal 1: you {mine[0]}, the expert {mine[0] + 1}."
+    four = len(game.deals)
+    assert said[-1] == (f"Your total: {sum(mine)}; the expert's: {sum(mine) + four}. The "
+                        f"expert scored {four} points more than you on the same cards.")
