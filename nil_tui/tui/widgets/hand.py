@@ -9,6 +9,7 @@ from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
+from textual.geometry import Offset
 from textual.message import Message
 from textual.reactive import reactive
 from textual.strip import Strip
@@ -98,6 +99,32 @@ class Hand(Widget, can_focus=True):
             if card in self.legal:
                 self.cursor = i
                 return
+
+    # The terminal's own cursor sits on the card under the hand's cursor (Textual moves it
+    # to ``App.cursor_position`` after each frame): a screen reader or a braille display that
+    # follows the cursor reads that card.
+    def watch_cursor(self) -> None:
+        self.call_after_refresh(self.point_cursor)
+
+    def watch_cards(self) -> None:
+        self.call_after_refresh(self.point_cursor)
+
+    def on_focus(self) -> None:
+        self.point_cursor()
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.point_cursor)
+
+    def point_cursor(self) -> None:
+        """The terminal's cursor on the face of the card under the cursor (while the hand
+        has the focus on the screen in front)."""
+        if not self.is_mounted or not self.has_focus or self.app.screen is not self.screen:
+            return
+        if not 0 <= self.cursor < len(self.cards):
+            return
+        region = self.content_region
+        x = region.x + self._left() + self.cursor * CARD_WIDTH + 1
+        self.app.cursor_position = Offset(x, region.y + 1)  # the raised card's face
 
     @property
     def current(self) -> Card | None:
