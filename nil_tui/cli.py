@@ -113,7 +113,8 @@ def _add_play(sub: Any, _: bool) -> None:
                       "(--no-wait-after-trick) pause briefly by speed (default: "
                       f"{SETUP_DEFAULT} pause briefly)")
     play.add_argument("--theme", default=None, type=theme,
-                      help="a Textual theme name, e.g. nord, gruvbox, textual-light "
+                      help="a Textual theme name, e.g. nord, gruvbox, textual-light, or "
+                      "high-contrast (white and yellow on black) "
                       f"(default: {SETUP_DEFAULT} textual-dark)")
     play.add_argument("--meter", action=argparse.BooleanOptionalAction, default=None,
                       help="show your chance to stay clean on your seat line (the game then "
@@ -220,8 +221,11 @@ def theme(name: str) -> str:
     """A built-in Textual theme name (Textual's theme list is imported for this flag only)."""
     from textual.theme import BUILTIN_THEMES
 
-    if name not in BUILTIN_THEMES:
-        known = ", ".join(sorted(BUILTIN_THEMES))
+    from .tui.contrast import THEMES
+
+    known_themes = set(BUILTIN_THEMES) | {added.name for added in THEMES}
+    if name not in known_themes:
+        known = ", ".join(sorted(known_themes))
         raise argparse.ArgumentTypeError(f"no theme called {argtypes.shown(name)} "
                                           f"(themes: {known})")
     return name

@@ -59,6 +59,10 @@ class NilApp(GuardedApp):
         from ..session.saving import Keeper
 
         super().__init__()
+        from .contrast import THEMES
+
+        for added in THEMES:
+            self.register_theme(added)
         self.start = start
         self.start_game_obj = game
         self.review_title = title
