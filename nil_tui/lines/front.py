@@ -16,9 +16,8 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
-from ..engine import Card
 from ..session import game_session as gs
 from ..session import words
 from ..session.protocol import (
@@ -39,11 +38,9 @@ from ..session.protocol import (
 from .answers import HELP, Answers
 from .cards import CARD_STYLES, CardWords, choose
 from .reader import LineReader
+from .work import Event, Outs, Timer, Work
 
 if TYPE_CHECKING:
-    from ..driver import Decision, Request
-    from ..engine import PlayerView
-    from ..session.meter import MeterKey
     from ..session.seat import SeatSession
 
 HELP_WARNING = {
@@ -53,42 +50,10 @@ HELP_WARNING = {
 }
 
 
-class Outs(NamedTuple):
-    """What the session said by itself (a shared table's news)."""
-
-    out: list[gs.Out]
-
-
-class Timer(NamedTuple):
-    token: tuple[str, int]
-
-
-class BotAnswer(NamedTuple):
-    decision: Decision
-
-
-class BotGone(NamedTuple):
-    request: Request
-
-
-class HintAnswer(NamedTuple):
-    turn: int
-    card: Card
-    reason: str
-
-
-class MeterAnswer(NamedTuple):
-    key: MeterKey
-    chance: float | None
-
-
-Event = Outs | Timer | BotAnswer | BotGone | HintAnswer | MeterAnswer
-_WORK = (BotAnswer, BotGone, HintAnswer, MeterAnswer)  # answers of work in threads
-
 DEFAULT_CARDS = CardWords()
 
 
-class LineFront(Answers):
+class LineFront(Answers, Work):
     """One seat's game in lines (see the module's docstring). ``write`` says a line; lines
     typed come from ``reader``. :meth:`run` returns when the game is over, the player quits
     or the input ends (the game is saved either way)."""
@@ -183,38 +148,6 @@ class LineFront(Answers):
                 return
             self.events.put_nowait(Outs(out))
 
-    def handle_event(self, event: Event) -> None:
-        session = self.session
-        if isinstance(event, _WORK):
-            self.pending -= 1
-        if isinstance(event, Outs):
-            self.carry_out(event.out)
-        elif isinstance(event, Timer):
-            self.carry_out(session.timer_done(event.token))
-        elif isinstance(event, BotAnswer):
-            self.carry_out(session.bot_decided(event.decision))
-        elif isinstance(event, BotGone):
-            self.carry_out(session.bot_lost(event.request))
-        elif isinstance(event, HintAnswer):
-            self.carry_out(session.hint_found(event.turn, event.card, event.reason))
-        else:
-            self.carry_out(session.meter_estimated(event.key, event.chance))
-
-    def _in_thread(self, work: Callable[[], Event], failed: Callable[[], Event]) -> None:
-        """``work`` in a thread; its answer (or ``failed()``) comes back as an event."""
-        self.pending += 1
-
-        async def go() -> None:
-            try:
-                answer = await asyncio.to_thread(work)
-            except Exception:  # noqa: BLE001 - the session asks again or goes without
-                answer = failed()
-            self.events.put_nowait(answer)
-
-        task = asyncio.ensure_future(go())
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
     # --- the session's output ----------------------------------------------------------------------
     def carry_out(self, out: list[gs.Out]) -> None:
         for item in out:
@@ -308,35 +241,6 @@ class LineFront(Answers):
         path = self.session.record_path
         if path is not None:
             self.say(f"The record is kept in {path}.")
-
-    # --- work in threads ---------------------------------------------------------------------------
-    def _ask_bot(self, request: Request) -> None:
-        session = self.session
-
-        def decide() -> Event:
-            return BotAnswer(session.decide(request))
-
-        self._in_thread(decide, lambda: BotGone(request))
-
-    def _find_hint(self, turn: int, view: PlayerView) -> None:
-        def find() -> Event:
-            from ..bots import advise
-
-            try:
-                card, reason = advise(view, ascii=True)
-            except Exception as exc:  # noqa: BLE001 - a failing hint must not stop the game
-                card, reason = view.legal[0], f"no hint available ({type(exc).__name__})"
-            return HintAnswer(turn, card, reason)
-
-        self._in_thread(find, lambda: HintAnswer(turn, view.legal[0], "no hint available"))
-
-    def _estimate(self, item: gs.EstimateMeter) -> None:
-        def estimate() -> Event:
-            from ..analysis import clean_chance
-
-            return MeterAnswer(item.key, float(clean_chance(item.view, seed=item.seed)))
-
-        self._in_thread(estimate, lambda: MeterAnswer(item.key, None))
 
     # --- the prompt -----------------------------------------------------------------------------
     def prompt(self, again: bool = False) -> None:
