@@ -35,6 +35,7 @@ from ..session.protocol import (
     TrickTaken,
     Undo,
 )
+from ..textsafe import one_line
 from .answers import HELP, Answers
 from .cards import CARD_STYLES, CardWords, choose
 from .reader import LineReader
@@ -81,7 +82,8 @@ class LineFront(Answers, Work):
 
     # --- saying things ------------------------------------------------------------------------
     def say(self, text: str) -> None:
-        self.write(text)
+        """One line (a name from a shared table included: nothing a terminal obeys)."""
+        self.write(one_line(text))
 
     def said(self, sentence: words.Said) -> str:
         return sentence.text(self.cards.card)
@@ -150,14 +152,16 @@ class LineFront(Answers, Work):
 
     # --- the session's output ----------------------------------------------------------------------
     def carry_out(self, out: list[gs.Out]) -> None:
-        for item in out:
+        out = list(out)
+        while out:
+            item = out.pop(0)
             if isinstance(item, gs.AskBot):
                 self._ask_bot(item.request)
             elif isinstance(item, gs.Wait):
                 self.events.put_nowait(Timer(item.token))  # at once: the player reads
             elif isinstance(item, gs.ShowTrick):
-                if item.seconds is None:  # the trick was said in its line: play goes on
-                    self.carry_out(self.session.act(GoOn()))
+                if item.seconds is None:  # the trick was said in its line: play goes on,
+                    out.extend(self.session.act(GoOn()))  # after what is said with it
             elif isinstance(item, gs.FindHint):
                 self._find_hint(item.turn, item.view)
             elif isinstance(item, gs.EstimateMeter):
@@ -336,7 +340,7 @@ class LineFront(Answers, Work):
         mine = state.pace in ("your_turn", "forced")
         chosen = choose(text, state.hand, state.legal if mine else (), self.cards)
         if chosen is None:
-            self.say(f"Not understood: {oneline(text)}. Type help for the commands.")
+            self.say(f"Not understood: {text}. Type help for the commands.")
             return
         if chosen.card is None:
             self.say(chosen.problem)
@@ -406,12 +410,6 @@ def meter_words(tricks: int, reading: MeterReading | None) -> str:
     if reading.certain:
         return f"clean chance {round(reading.chance * 100)}%, certain"
     return f"clean chance about {words.percent(reading.chance)}"
-
-
-def oneline(text: str) -> str:
-    from ..textsafe import one_line
-
-    return one_line(text)
 
 
 __all__ = ["HELP", "LineFront", "meter_words"]

@@ -32,7 +32,7 @@ def write_line(text: str) -> None:
     out = sys.stdout
     if out is None:
         return
-    out.write(text.replace("\r", " ") + "\n")
+    out.write(one_line(text) + "\n")
     out.flush()
 
 

@@ -31,10 +31,11 @@ def record_of(lines: list[str]) -> Game:
     return Game.from_record(json.loads(Path(found[-1]).read_text(encoding="utf-8")))
 
 
-@pytest.mark.parametrize("scoring", ["classic", "pool"])
-def test_a_whole_game_typed_line_by_line(home: Path, scoring: str) -> None:
+@pytest.mark.parametrize(("scoring", "pause"), [("classic", "--wait-after-trick"),
+                                               ("pool", "--no-wait-after-trick")])
+def test_a_whole_game_typed_line_by_line(home: Path, scoring: str, pause: str) -> None:
     player = PtyPlayer(home, "play", "--text", "--deals", "2", "--seed", "5",
-                       "--scoring", scoring, *FAST)
+                       "--scoring", scoring, pause, *FAST)
     try:
         lines = player.play(first_card, limit=60)
         assert player.wait() == 0
@@ -52,6 +53,10 @@ def test_a_whole_game_typed_line_by_line(home: Path, scoring: str) -> None:
     assert all(re.search("; (still clean: .+|nobody is clean)\\.$", t) for t in tricks)
     assert plain(player.transcript) == []
     assert "♥" not in player.transcript.decode()  # words by default, not symbols
+    # Each deal's result, then the scores, in the order they happened; the game's end last.
+    ends = [line for line in lines if re.match(r"(Deal \d+: |Scores after|The game is over)",
+                                               line) and " of " not in line.split(":")[0]]
+    assert ends[-1].startswith("The game is over.") and ends[-2].startswith("Deal "), ends
 
 
 def test_a_game_killed_goes_on_where_it_stopped(home: Path) -> None:

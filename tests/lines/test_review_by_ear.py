@@ -103,3 +103,24 @@ def test_a_finished_challenge_is_said_beside_the_experts_play(
     four = len(game.deals)
     assert said[-1] == (f"Your total: {sum(mine)}; the expert's: {sum(mine) + four}. The "
                         f"expert scored {four} points more than you on the same cards.")
+
+
+def test_a_new_game_over_a_saved_one_asks_first(tmp_path: Path) -> None:
+    """A saved game is never replaced silently: asked, "new" keeps it in history."""
+    home = tmp_path / "home"
+    home.mkdir()
+    quit_now = tmp_path / "quit.txt"
+    quit_now.write_text("quit\n")
+    first = nil_tui(home, "play", "--text", "--deals", "2", "--seed", "4", "--speed",
+                    "instant", stdin=quit_now)
+    assert first[-1] == "The game is saved: nil-tui resume --text goes on with it."
+    answers = tmp_path / "answers.txt"
+    answers.write_text("new\nquit\n")
+    second = nil_tui(home, "play", "--text", "--deals", "3", "--seed", "5", "--speed",
+                     "instant", stdin=answers)
+    assert second[0].startswith("There is a game saved unfinished (deal 1 of 2, started ")
+    assert second[0].endswith("Type resume to go on with it, new to keep it in history and "
+                              "start this one, or cancel. [resume]")
+    assert any(line.startswith("Deal 1 of 3: ") for line in second)
+    history = nil_tui(home, "history", "--text")
+    assert history[0] == "1 game in history, newest first:" and "unfinished" in history[1]
