@@ -15,7 +15,7 @@ worked out, each in a thread; a :class:`~nil_tui.session.game_session.Wait` is o
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from ..session import game_session as gs
@@ -102,8 +102,11 @@ class LineFront(Answers, Work):
         if state.deal_number == 1 and cut is not None:
             self.say(self.said(words.cut(cut, self.labels)))
         self.say(self.deal_start(state))
+        taken = [0, 0, 0, 0]  # who had taken a trick then, not now
         for item in session.told_so_far():
-            self.tell(item)
+            if isinstance(item, TrickTaken):
+                taken[item.trick.winner] += 1
+            self.tell(item, taken)
         if session.challenge is not None:
             self.say(f"The daily challenge of {session.challenge}: hints, undo and the meter "
                      "are off.")
@@ -183,8 +186,9 @@ class LineFront(Answers, Work):
             else:
                 self.tell(item)
 
-    def tell(self, item: object) -> None:
-        """A line for a piece of news."""
+    def tell(self, item: object, taken: Sequence[int] | None = None) -> None:
+        """A line for a piece of news (``taken``: the tricks each seat had taken then, for
+        news told again; default now)."""
         if isinstance(item, gs.TableNote):
             if item.text and item.log:
                 self.say(item.text)
@@ -199,7 +203,7 @@ class LineFront(Answers, Work):
             return
         line = self.said(sentence)
         if isinstance(item, TrickTaken):
-            clean = words.still_clean(self.session.state().taken, self.labels)
+            clean = words.still_clean(taken or self.session.state().taken, self.labels)
             line += f"; {clean[0].lower()}{clean[1:]}" if self.brief else f". {clean}"
         self.say(line)
 
@@ -394,7 +398,9 @@ class LineFront(Answers, Work):
         self.carry_out(self.session.act(Quit()))
         self.ended = True
         state = self.session.state()
-        if state.save_problem:
+        if not isinstance(self.session, gs.GameSession):  # a seat at a shared table
+            self.say(f"{why} You have left the table.".strip())
+        elif state.save_problem:
             self.say(f"{why} The game could not be saved: {state.save_problem}".strip())
         else:
             self.say(f"{why} The game is saved: nil-tui resume --text goes on with it."

@@ -86,6 +86,10 @@ def test_a_game_killed_goes_on_where_it_stopped(home: Path) -> None:
     assert after[:2] == ["Type help for the commands.", "Game resumed: deal 1 of 1."]
     # The deal so far is told again: the cards played before the kill, yours among them.
     assert [line for line in after if re.match(r"You \w+ of ", line)][:len(mine)] == mine
+    # ... and each trick with who was clean then.
+    won = [line for line in before if re.match(r"(You win|\w+ wins); ", line)]
+    assert won and [line for line in after
+                    if re.match(r"(You win|\w+ wins); ", line)][:len(won)] == won
     game = record_of(after)
     assert game.is_over and game.seed == 9
     assert plain(again.transcript) == []
