@@ -71,6 +71,13 @@ def run(args: argparse.Namespace) -> int:
     you = seat in game.human_seats
     if args.json:
         cli.write_out(json.dumps(report(game, seat, found, args.game), indent=2) + "\n")
+    elif getattr(args, "text", False):  # plain lines, one per card (nil_tui.lines)
+        from .lines.cards import CardWords
+        from .lines.commands import analysis_lines
+
+        words = CardWords(getattr(args, "cards", "words"))
+        lines = analysis_lines(game, seat, found, you, words)
+        cli.write_out("\n".join(lines) + "\n")
     else:
         cli.write_out(table(game, seat, found, you, ascii=not _can_write_suits()))
     return 0

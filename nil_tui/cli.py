@@ -180,6 +180,7 @@ def _add_analyse(sub: Any, _: bool) -> None:
                          help="print the analysis as JSON instead of a table")
     analyse.add_argument("--jobs", type=argtypes.jobs, default=None, metavar="J",
                          help="worker processes (default: the number of cores, at most 4)")
+    add_text_flags(analyse, "one line per card played, no table")
 
 
 def _add_host(sub: Any, _: bool) -> None:

@@ -11,6 +11,7 @@ from .cards import CardWords
 from .start import challenge, play, resume, setup, write_line
 
 if TYPE_CHECKING:
+    from ..analysis.model import DealAnalysis
     from ..engine import Game
 
 
@@ -54,6 +55,35 @@ def replay(game: Game, cards: str = "words") -> int:
     for line in replay_lines(game, CardWords(cards)):
         write_line(one_line(line))
     return 0
+
+
+def analysis_lines(game: Game, seat: int, analyses: list[DealAnalysis], you: bool,
+                   cards: CardWords | None = None) -> list[str]:
+    """``nil-tui analyse --text``: the analysis as lines, one per card played (no table to
+    read across): the card, the best card and the cost, the expected points of each card."""
+    from ..analysis_cli import _headline
+    from ..engine import SEAT_NAMES
+
+    cards = cards or CardWords()
+    out: list[str] = []
+    for a in analyses:
+        out.append(_headline(game, a, you))
+        costly = a.costly()
+        subject = None if you else SEAT_NAMES[seat]
+        out += [d.sentence(ascii=True, subject=subject) for d in costly]
+        if a.decisions and not costly:
+            out.append("No play cost 0.1 points or more.")
+        for d in a.decisions:
+            played = cards.card(d.played)
+            if d.forced:
+                out.append(f"Trick {d.trick}: {played}, {d.no_choice or 'no choice'}.")
+                continue
+            options = ", ".join(f"{cards.card(o.card)} {o.points:.2f}" for o in d.options)
+            out.append(f"Trick {d.trick}: {played}; best {cards.card(d.best)}; cost "
+                       f"{d.cost:.2f}, give or take {d.cost_se:.2f}. Expected points: "
+                       f"{options}.")
+        out.append(f"Cost of the plays in deal {a.deal}: {a.total_cost:.2f} points.")
+    return out
 
 
 def history_lines() -> list[str]:
@@ -120,5 +150,5 @@ def show(command: str) -> int:
     return 0
 
 
-__all__ = ["challenge", "history_lines", "play", "replay", "replay_lines", "resume", "setup",
+__all__ = ["analysis_lines", "challenge", "history_lines", "play", "replay", "replay_lines", "resume", "setup",
            "show", "stats_lines"]

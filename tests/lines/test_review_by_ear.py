@@ -54,6 +54,22 @@ def test_a_game_played_from_a_file_then_reviewed(tmp_path: Path) -> None:
     assert replay[-1].startswith("Scores: South ") and replay[-1].endswith("The game is over.")
     rules = nil_tui(home, "rules", "--text")
     assert rules[0].startswith("ZERO")
+    # The analysis in lines (a quick search: the figures are not what is read here).
+    from nil_tui.analysis import analyse_game
+    from nil_tui.analysis.estimate import Budget
+    from nil_tui.lines.commands import analysis_lines
+
+    found = analyse_game(game, 0, [1], jobs=1, budget=Budget(
+        batch=20, min_layouts=20, max_layouts=40, max_playouts=400))
+    assert found is not None
+    analysis = analysis_lines(game, 0, found, you=True)
+    assert analysis[0].startswith("Deal 1 of 1, dealt by ")
+    mine = [p for p in game.deals[0].plays if p.seat == 0]
+    per_card = [line for line in analysis if line.startswith("Trick ")]
+    assert len(per_card) == len(mine)
+    assert per_card[0].startswith(f"Trick 1: {mine[0].card.name}")
+    assert analysis[-1].startswith("Cost of the plays in deal 1: ")
+    assert plain("\n".join(analysis).encode()) == []
 
 
 def test_nothing_to_review_yet(tmp_path: Path) -> None:
@@ -124,3 +140,13 @@ def test_a_new_game_over_a_saved_one_asks_first(tmp_path: Path) -> None:
     assert any(line.startswith("Deal 1 of 3: ") for line in second)
     history = nil_tui(home, "history", "--text")
     assert history[0] == "1 game in history, newest first:" and "unfinished" in history[1]
+
+
+def test_every_command_with_a_form_in_lines_takes_text() -> None:
+    from nil_tui.cli import build_parser
+
+    for words in (["play"], ["resume"], ["challenge"], ["history"], ["stats"], ["rules"],
+                  ["replay", "x.json"], ["analyse", "x.json"], []):
+        args = build_parser(only=words[0] if words else None).parse_args(
+            [*words, "--text", "--cards", "codes"])
+        assert args.text is True and args.cards == "codes", words
