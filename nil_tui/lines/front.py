@@ -240,10 +240,7 @@ class LineFront(Answers, Work):
         scores = ", ".join(f"{words.object_name(s, self.labels)} {t}"
                            for s, t in enumerate(state.totals))
         self.say(f"The game is over. Final scores: {scores}.")
-        losers = state.losers
-        if losers:
-            names = " and ".join(words.object_name(s, self.labels) for s in losers)
-            self.say(f"Lowest score: {names}." if len(losers) < 4 else "All four are level.")
+        self.say(words.under_the_table(state.losers, self.labels))
         if state.assisted:
             self.say(f"Help used: {self.session.help_used()}; the game counts as assisted.")
         path = self.session.record_path

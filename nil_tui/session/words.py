@@ -181,6 +181,23 @@ def deal_over(deal_number: int, taken: Sequence[int], points: Sequence[int],
                 "deal")
 
 
+def names_list(seats: Sequence[int], labels: Labels = SEAT_LABELS) -> str:
+    """"You", "You and West", "You, West and North" (you first when among them)."""
+    names = [object_name(seat, labels) if k else labels[seat] for k, seat in enumerate(seats)]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def under_the_table(losers: Sequence[int], labels: Labels = SEAT_LABELS) -> str:
+    """Who crawls under the table at the game's end (the lowest total), as game over says."""
+    if not losers:
+        return "A draw, all four are level! Nobody goes under the table."
+    who = names_list(losers, labels)
+    if any(labels[seat] == "You" for seat in losers):
+        return f"{who} crawl under the table!"
+    verb = "crawl" if len(losers) > 1 else "crawls"
+    return f"{who} {verb} under the table; you stay on your chair."
+
+
 def game_over() -> Said:
     return Said(("The game is over.",), "end")
 
@@ -262,6 +279,7 @@ def assisted(what: str) -> str:
 __all__ = [
     "AWAY", "FOR_THEM", "SEAT_LABELS", "Aside", "Labels", "Part", "Said", "assisted", "count",
     "cut", "deal_begun", "deal_over", "deals", "describe_saved", "game_over", "incident_words",
-    "news", "object_name", "percent", "played", "resume_point", "resumed", "says",
-    "seat_labels", "seat_subject", "still_clean", "taken_back", "trick_won", "verb",
+    "names_list", "news", "object_name", "percent", "played", "resume_point", "resumed", "says",
+    "seat_labels", "seat_subject", "still_clean", "taken_back", "trick_won",
+    "under_the_table", "verb",
 ]

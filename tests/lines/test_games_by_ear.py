@@ -41,7 +41,9 @@ def test_a_whole_game_typed_line_by_line(home: Path, scoring: str, pause: str) -
         assert player.wait() == 0
     finally:
         player.close()
-    assert any(line.startswith("The game is over. Final scores:") for line in lines), lines
+    over = next(k for k, line in enumerate(lines)
+                if line.startswith("The game is over. Final scores:"))
+    assert "under the table" in lines[over + 1], lines[over:]
     game = record_of(lines)
     assert game.is_over and game.scoring == scoring and game.deals
     # Each card said once as it was played, each trick once with who is still clean.
