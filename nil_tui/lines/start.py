@@ -276,8 +276,8 @@ def setup(cards: str = "words") -> int:
         lines.write(SETUP_QUESTIONS)
         first = "resume" if saved is not None else "new"
         choice = await lines.ask(
-            "Type new for a new game, resume for the saved one, or challenge for the daily "
-            "challenge.", first, ("new", "resume", "challenge", "quit"))
+            "Type new for a new game, resume for the saved one, challenge for the daily "
+            "challenge, or quit.", first, ("new", "resume", "challenge", "quit"))
         if choice == "quit":
             return 0
         if choice == "resume":

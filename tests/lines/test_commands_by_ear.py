@@ -148,3 +148,25 @@ def test_no_terminal_and_no_input_starts_in_lines_and_saves(home: Path) -> None:
     assert again.returncode == 0, again.stderr
     assert "Type help for the commands." in again.stdout
     assert again.stdout.splitlines()[-1].startswith("The game is saved")
+
+
+def test_setup_questions_keep_the_choices_as_the_next_defaults(home: Path,
+                                                               tmp_path: Path) -> None:
+    env = dict(os.environ, NIL_TUI_HOME=str(home), PYTHONPATH=str(ROOT))
+
+    def setup(answers: str) -> list[str]:
+        done = subprocess.run([sys.executable, "-m", "nil_tui", "--text"], input=answers,
+                              check=False, capture_output=True, text=True, env=env,
+                              timeout=60, cwd=str(ROOT))
+        assert done.returncode == 0, done.stderr
+        return done.stdout.splitlines()
+
+    first = setup("new\n2\neasy\npool\nquit\n")
+    assert "Deal 1 of 2: " in "\n".join(first)
+    # The saved game is offered first now, and the choices are the defaults.
+    second = setup("new\n\n\n\ncancel\n")
+    assert second[1].endswith("[resume]"), second
+    assert "How many deals, 1 to 99? [2]" in second
+    assert "The bots' level: easy, normal, hard, expert? [easy]" in second
+    assert "Scoring: classic, or pool? [pool]" in second
+    assert second[-1] == "Nothing started."
