@@ -5,6 +5,7 @@ may play. One parser for all of them."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -27,6 +28,7 @@ _SUIT_WORDS: dict[str, int] = {
 _SYMBOLS = str.maketrans({"♣": "c", "♧": "c", "♦": "d", "♢": "d", "♥": "h", "♡": "h",
                           "♠": "s", "♤": "s"})
 _FILLER = {"of", "the"}
+_CODES = re.compile(r"\b(?:10|[2-9TJQKA])[CDHS]\b")
 
 
 class CardWords(NamedTuple):
@@ -49,6 +51,10 @@ class CardWords(NamedTuple):
         if self.style == "words":
             return card.name.split(" of ")[0]
         return card.rank_label
+
+    def in_text(self, text: str) -> str:
+        """``text`` with each card written as a code ("QS", "10H") said this way."""
+        return _CODES.sub(lambda found: self.card(Card.parse(found.group(0))), text)
 
     def cards(self, cards: Sequence[Card]) -> str:
         """Cards in a list: "queen of hearts, 2 of clubs"."""

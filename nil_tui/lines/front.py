@@ -180,7 +180,8 @@ class LineFront(Answers, Work):
             elif isinstance(item, Refused):
                 self.say(self.refusal(item))
             elif isinstance(item, Hint):
-                self.say(f"Hint: {self.cards.card(item.card)} ({item.reason})")
+                reason = self.cards.in_text(item.reason)  # its cards said as the others
+                self.say(f"Hint: {self.cards.card(item.card)} ({reason})")
             elif isinstance(item, (gs.YourTurn, gs.ForcedSoon, MeterReading)):
                 pass  # the prompt says it
             else:

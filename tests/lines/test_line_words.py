@@ -89,3 +89,10 @@ def test_the_log_and_the_lines_say_the_same_sentences() -> None:
         assert not any(ch in spoken for ch in "♠♥♦♣⚠"), spoken
     assert game.cut is not None
     assert cut_line(game.cut, look).plain == words.cut(game.cut).text(look.face)
+
+
+def test_cards_in_a_hint_are_said_as_the_others() -> None:
+    reason = "lead the 2C: the 10H and AS are still out"
+    assert CardWords().in_text(reason) == ("lead the 2 of clubs: the 10 of hearts and ace of "
+                                           "spades are still out")
+    assert CardWords("codes").in_text(reason) == reason
