@@ -96,3 +96,21 @@ def test_cards_in_a_hint_are_said_as_the_others() -> None:
     assert CardWords().in_text(reason) == ("lead the 2 of clubs: the 10 of hearts and ace of "
                                            "spades are still out")
     assert CardWords("codes").in_text(reason) == reason
+
+
+def test_the_line_front_end_loads_no_textual_and_no_rich() -> None:
+    """Plain lines start without the full screen's libraries (a quick start, and nothing of
+    them can draw)."""
+    import os
+    import subprocess
+    import sys
+    import tempfile
+
+    code = ("import sys; from nil_tui.cli import main; "
+            "main(['play', '--text', '--deals', '1', '--speed', 'instant', '--seed', '1']); "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')))")
+    with tempfile.TemporaryDirectory() as home:
+        done = subprocess.run([sys.executable, "-c", code], input="1\nquit\n",
+                              capture_output=True, text=True, check=True, timeout=60,
+                              env=dict(os.environ, NIL_TUI_HOME=home))
+    assert done.stdout.splitlines()[-1] == "[]"
