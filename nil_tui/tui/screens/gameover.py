@@ -189,7 +189,7 @@ class GameOverScreen(NilScreen):
     # "-wide" (set on resize, from CHART_BESIDE columns): the chart beside the table;
     # "-chart" (the g key, narrower): the chart in the table's place.
     DEFAULT_CSS = """
-    GameOverScreen #gameover { padding: 0 2; }
+    GameOverScreen #gameover { padding: 0 2; scrollbar-gutter: stable; }
     GameOverScreen #gameover > Static { margin-bottom: 1; }
     GameOverScreen #art { margin-bottom: 1; }
     GameOverScreen #gameover-pictures { height: auto; }
@@ -204,6 +204,7 @@ class GameOverScreen(NilScreen):
     GameOverScreen.-short #gameover-table { display: none; }
     GameOverScreen.-short.-table #gameover-table { display: block; }
     GameOverScreen.-short.-table #gameover-pictures { display: none; }
+    GameOverScreen.-fitting #gameover, GameOverScreen.-fitting Footer { opacity: 0%; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "again", "New game"),
@@ -229,6 +230,9 @@ class GameOverScreen(NilScreen):
         # A key typed to see the last trick go may arrive as this page replaces the table:
         # for a moment it does not start a new game (no moment at the instant speed).
         self._settling_until = 0.0 if options.speed == "instant" else get_time() + KEY_GRACE
+        # Laid out unseen until it is fitted to the terminal (and its chart drawn for its
+        # room): the page appears whole, once.
+        self.add_class("-fitting")
 
     def compose(self) -> ComposeResult:
         game = self.game
@@ -301,11 +305,16 @@ class GameOverScreen(NilScreen):
     def _check_fit(self) -> None:
         if not self.is_attached or not self.query("#gameover-keys"):
             return  # gone before it was laid out again (a key typed at once)
-        if not self.has_class("-short") and self.query_one(
-                "#gameover", VerticalScroll).max_scroll_y > 0:
+        page = self.query_one("#gameover", VerticalScroll)
+        if not page.size.area:  # not laid out yet: measured after the next frame
+            self.call_after_refresh(self._check_fit)
+            return
+        if not self.has_class("-short") and page.max_scroll_y > 0:
             self.add_class("-short")
             self.refresh_bindings()
         self.query_one("#gameover-keys", Static).update(self._keys())
+        if self.has_class("-fitting"):  # shown once this layout is drawn
+            self.call_after_refresh(self.remove_class, "-fitting")
 
     def _lay_out(self, width: int) -> None:
         """The chart beside the table when there is room, else on ``g`` in its place."""

@@ -153,7 +153,8 @@ class Chart(Widget):
         yield Static(classes="chart-key")
 
     def on_mount(self) -> None:
-        self.redraw()
+        if self.size.area:  # (else drawn once its room is known: its ticks depend on it)
+            self.redraw()
 
     def on_resize(self) -> None:
         self.redraw()  # ticks are chosen for the room the chart has
