@@ -175,9 +175,13 @@ def test_a_finished_game_on_a_disk_full_from_the_start_is_never_said_saved(
         assert s.retry_pending() is False and s.problem == kept.problem
         small_disk.free()
         assert s.retry_pending() is True and s.problem is None
-        assert s.keep_finished(game, EASY).stored is True
+        done = s.keep_finished(game, EASY)
+        assert done.stored is True and done.record_file is not None
+        # moved into records/ as the game went into history, which points there
+        assert done.record_file.parent == home / "records" and done.record_file.exists()
+        assert not kept.record_file.exists()
+        assert [(r["finished"], r["path"]) for r in s.history()][0] == (True, done.record_file)
         assert [r["finished"] for r in s.history()] == [True, True]
-    kept.record_file.unlink()
     with Store.open(home) as s:
         assert len(s.history()) == 2 and s.stats()["overall"]["games"] == 2
     assert set_aside(home) == []

@@ -221,3 +221,28 @@ def test_a_game_killed_then_a_full_disk_resumes_where_it_stopped(
     small_disk.free()
     with Store.open(home) as s:
         assert s.warnings == [] and s.load_current() == (last, EASY)
+
+
+def test_a_log_removed_by_another_program_is_never_said_saved(tmp_path: Path) -> None:
+    """Should another program remove the log all the same (``rm``), the game is told it is
+    not saved, the finished game is not said to be in history, and quitting keeps both."""
+    home = tmp_path / "data"
+    make_store(home, current=partial(5))
+    s = Store.open(home)
+    try:
+        assert s.save_current(partial(5, plays=10), EASY) is True
+        side = [str(home / f"{DB_NAME}-wal"), str(home / f"{DB_NAME}-shm")]
+        subprocess.run(["rm", "-f", *side], check=True, timeout=30)
+        last = partial(5, plays=11)
+        assert s.save_current(last, EASY) is False
+        assert s.problem is not None and "removed the journal" in s.problem
+        game = finished(6)
+        kept = s.keep_finished(game, EASY)
+        assert kept.stored is False and kept.problem == s.problem
+        assert s.retry_pending() is False
+    finally:
+        file = s.close()
+    assert file is not None and file.parent == home
+    content = json.loads(file.read_text(encoding="utf-8"))
+    assert content["saved_game"]["record"] == last
+    assert content["finished_games"] == [game]

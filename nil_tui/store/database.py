@@ -6,6 +6,7 @@ than ``busy_timeout``."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator
@@ -90,6 +91,8 @@ class Database:
         self.reopen = False  # the connection met a read-only file: open it again to write
         self.slot = 0
         self.on_ready: Callable[[], None] | None = None  # called when a late file is ready
+        # the connection and the log file (device, inode) it was seen writing into
+        self.log_id: tuple[sqlite3.Connection, tuple[int, int]] | None = None
 
     # --- transactions and reads ------------------------------------------------------------
     @contextmanager
@@ -184,6 +187,27 @@ class Database:
         if self.snapshot is not None:
             self.snapshot.close()
             self.snapshot = None
+
+    def log_lost(self) -> bool:
+        """After a write: the write-ahead log this connection writes into is no longer the
+        file's own (another program removed it, or removed it and made a new one), so what
+        was written since then is read by nobody and lost when nil-tui ends. SQLite never
+        removes a log while a connection uses it; this sees it if anything else does."""
+        if not self.persistent:
+            return False
+        try:
+            mode = self.conn.execute("PRAGMA journal_mode").fetchone()[0]
+            if str(mode).lower() != "wal":
+                return False
+            st = os.stat(self.path.with_name(self.path.name + "-wal"))
+        except FileNotFoundError:
+            return True
+        except (OSError, sqlite3.Error):
+            return False  # nothing known: the next write looks again
+        now = (st.st_dev, st.st_ino)
+        if self.log_id is None or self.log_id[0] is not self.conn:
+            self.log_id = (self.conn, now)
+        return self.log_id[1] != now
 
     def unreadable(self) -> str | None:
         """Why the saved data cannot be read now (see ``Store.unreadable``)."""

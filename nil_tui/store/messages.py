@@ -72,6 +72,12 @@ def damaged_kept(problem: str, kept: Path) -> str:
             "one was started (settings, statistics and the saved game start over).")
 
 
+def log_lost(db_path: Path) -> str:
+    return (f"Another program removed the journal of nil-tui's data file {db_path} while "
+            "nil-tui was writing to it, so your game is not saved now. Quit nil-tui and start "
+            "it again: what could not be saved is then kept in a file beside the data file.")
+
+
 def write_problem(exc: BaseException, what: str, home: Path, db_path: Path) -> str:
     """Why a write failed, for ``Store.problem``."""
     if is_busy(exc):

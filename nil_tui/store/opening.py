@@ -170,7 +170,12 @@ def _after_probe(db: Database, kind: str, why: str) -> bool:
         reason = messages.unusable(base, kind, why)
         warnings.append(reason)
         db.ready = False
+        # The failed probe may still hold a lock that keeps the copy from reading the log:
+        # its connection is closed, and a connection in memory holds its place until the
+        # file can be used (``Database.ensure_ready`` then connects to the file again).
+        db.conn.close()
         db.snapshot = readable_copy(base, warnings)
+        db.conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
         db.problem = db.waiting_reason = reason
         return True
     db.conn.close()
@@ -258,12 +263,16 @@ def _size(path: Path) -> int:
 
 def _backup(uri: str, first: str | None) -> sqlite3.Connection:
     """The database at ``uri`` copied into memory by SQLite's backup, without waiting for a
-    lock."""
-    src = sqlite3.connect(uri, uri=True, timeout=0, check_same_thread=False)
+    lock: the read is begun first, so that a lock held elsewhere fails here at once (the
+    backup itself would wait for it without end)."""
+    src = sqlite3.connect(uri, uri=True, timeout=0, isolation_level=None,
+                          check_same_thread=False)
     mem = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
     try:
         if first is not None:
             src.execute(first)
+        src.execute("BEGIN")
+        src.execute("SELECT count(*) FROM sqlite_master").fetchall()
         src.backup(mem)
     except BaseException:
         mem.close()

@@ -287,6 +287,9 @@ class WriteQueue:
                 try:
                     with db.tx() as conn:
                         op.run(ctx, conn)
+                    if db.log_lost():  # written where nobody will read it: kept, and said
+                        db.problem, db.busy = messages.log_lost(db.path), False
+                        return False
                 except (sqlite3.Error, OSError) as exc:
                     failed = messages.write_problem(exc, op.what, db.home, db.path)
                     db.problem, db.busy = failed, is_busy(exc)
