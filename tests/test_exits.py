@@ -70,8 +70,8 @@ def test_without_a_terminal_the_app_refuses_at_once(home: Path, tmp_path: Path,
     assert result.returncode == 2, result
     lines = result.stderr.strip().splitlines()
     command = " ".join(["nil-tui", *args[:1]]) if args else "nil-tui"
-    assert lines == [(f"{command} needs a terminal; for games without one, see "
-                      "nil-tui simulate")], result.stderr
+    assert lines == [(f"{command} needs a terminal: its standard input, output and error "
+                      "are not one; for games without one, see nil-tui simulate")], result.stderr
     assert result.stdout == ""
 
 

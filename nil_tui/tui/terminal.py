@@ -44,15 +44,23 @@ def missing_terminal(command: str) -> str | None:
 
     if in_browser():
         return None
-    for stream in (sys.stdin, sys.stdout, sys.stderr):
-        try:
-            if stream is not None and os.isatty(stream.fileno()):
-                continue
-        except (AttributeError, OSError, ValueError):
-            pass
-        return (f"{command} needs a terminal; for games without one, see "
-                "nil-tui simulate")
-    return None
+    missing = [name for name, stream in (("input", sys.stdin), ("output", sys.stdout),
+                                         ("error", sys.stderr)) if not _is_terminal(stream)]
+    if not missing:
+        return None
+    which = (missing[0] if len(missing) == 1 else
+             ", ".join(missing[:-1]) + " and " + missing[-1])
+    verb = "is" if len(missing) == 1 else "are"
+    drawn = " (the screen is drawn there)" if missing == ["error"] else ""
+    return (f"{command} needs a terminal: its standard {which} {verb} not one{drawn}; "
+            "for games without one, see nil-tui simulate")
+
+
+def _is_terminal(stream: IO[str] | None) -> bool:
+    try:
+        return stream is not None and os.isatty(stream.fileno())
+    except (AttributeError, OSError, ValueError):
+        return False
 
 
 # --- the terminal's output --------------------------------------------------------------------

@@ -119,7 +119,13 @@ async def test_an_estimate_for_a_position_that_is_gone_is_dropped(
         assert "meter: clean 25%" in south(screen)
         screen.post_message(MeterReady(key, 0.0))  # an estimate of nothing, not a certainty
         await pilot.pause()
-        assert "meter: clean ~0%" in south(screen)
+        assert "meter: clean <1%" in south(screen)  # written as any estimate near 0 is
+        screen.post_message(MeterReady(key, 0.003))
+        await pilot.pause()
+        assert "meter: clean <1%" in south(screen)
+        screen.post_message(MeterReady(key, 1.0))
+        await pilot.pause()
+        assert "meter: clean >99%" in south(screen)
 
 
 async def test_once_you_have_taken_a_trick_the_meter_says_so_without_estimating(

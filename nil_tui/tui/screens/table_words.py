@@ -149,7 +149,8 @@ def south_line(state: TableState, meter: MeterReading | None, home: int = 0) -> 
 def meter_text(tricks: int, reading: MeterReading | None) -> str:
     """What the meter shows: that you are no longer clean, "..." while it is estimated, a
     certainty as such ("clean 0%": every card you may play takes the trick; "clean 100%":
-    the deal ended with you clean), and an estimate with "~" where it rounds to 0 or 100."""
+    the deal ended with you clean), and an estimate one way near the ends, whatever it
+    rounds to: "clean <1%", "clean >99%" (an estimate is never a certainty)."""
     if tricks:
         return "not clean"
     if reading is None:
@@ -157,9 +158,7 @@ def meter_text(tricks: int, reading: MeterReading | None) -> str:
     value = reading.chance
     if reading.certain:
         return f"clean {round(value * 100)}%"
-    if value in (0.0, 1.0):
-        return f"clean ~{round(value * 100)}%"  # an estimate, never a certainty
-    return f"clean {percent(value)}"
+    return f"clean {percent(min(max(value, 1e-9), 1 - 1e-9))}"
 
 
 def trick_info(state: TableState, shown: Trick | None, peeking: bool,
