@@ -15,7 +15,8 @@ finding none of its own, ended the app with an error. ``q`` followed at once by 
 that. Once the app is ending, keys and clicks go nowhere and no screen opens.
 
 Its option lists (the command palette's) take a page key that comes before they are laid out
-(``textual_private.page_once_laid_out``).
+(``textual_private.page_once_laid_out``), and a screen dismissed again once closed (two Enters
+in the command palette) closes nothing more (``textual_private.dismiss_only_in_front``).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from textual.app import App
 from textual.await_complete import AwaitComplete
 from textual.screen import Screen
 
-from .textual_private import page_once_laid_out
+from .textual_private import dismiss_only_in_front, page_once_laid_out
 
 KEYS_REMEMBERED = 256
 """The keys in flight whose screen is remembered: more than a terminal delivers between two
@@ -41,6 +42,7 @@ class GuardedApp(App[int]):
     def __init__(self) -> None:
         super().__init__()
         page_once_laid_out()  # a page key before an option list is laid out (Textual 8.2.8)
+        dismiss_only_in_front()  # a screen closed twice closed the one under it (Textual 8.2.8)
         self._typed_on: deque[tuple[events.Key, Screen[Any]]] = deque(maxlen=KEYS_REMEMBERED)
 
     @property

@@ -12,10 +12,14 @@ fails when a newer Textual changes any of them, so that they are looked at again
 * The option list's paging (``OptionList.action_page_up``, ``action_page_down``): Textual
   pages by the lines it has laid out, and a page key before the list's first layout raised
   KeyError (Ctrl+P then PageDown within 0.1 s ended the app). Not fixed in Textual 8.2.8.
+* A screen's dismissal (``Screen.dismiss``): Textual pops whichever screen is in front, so a
+  screen dismissed again after it closed (two Enters in the command palette, each choosing a
+  command before it closed) closed the screen under it too: a blank app, or ScreenStackError.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -86,5 +90,29 @@ def page_once_laid_out() -> None:
         OptionList.action_page_down)
 
 
-__all__ = ["TEXTUAL_VERSION", "forget_exit_messages", "page_once_laid_out", "swap_output_file",
-           "wrap_exception_handler", "writes_started"]
+_dismiss_guarded = False
+
+
+def dismiss_only_in_front() -> None:
+    """From now on a screen's dismissal does nothing unless the screen is the one in front
+    (it closes itself, never the screen in front of it). Done once."""
+    global _dismiss_guarded
+    if _dismiss_guarded:
+        return
+    _dismiss_guarded = True
+    from textual.await_complete import AwaitComplete
+    from textual.screen import Screen
+
+    dismiss = Screen.dismiss
+
+    @functools.wraps(dismiss)  # (its source is Textual's: tests/tui/test_textual_private.py)
+    def dismiss_in_front(screen: Screen[Any], result: Any = None) -> AwaitComplete:
+        if not screen.is_active:  # closed already, or under another screen
+            return AwaitComplete()  # nothing to wait for
+        return dismiss(screen, result)
+
+    Screen.dismiss = dismiss_in_front  # type: ignore[method-assign,assignment]
+
+
+__all__ = ["TEXTUAL_VERSION", "dismiss_only_in_front", "forget_exit_messages",
+           "page_once_laid_out", "swap_output_file", "wrap_exception_handler", "writes_started"]

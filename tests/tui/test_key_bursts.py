@@ -125,3 +125,19 @@ async def test_a_key_typed_on_a_dialog_does_not_act_on_the_screen_under_it() -> 
         burst(app, "s")  # typed on the table: the scoreboard
         await calm(app, pilot)
         assert type(app.screen).__name__ == "ScoresScreen"
+
+
+@pytest.mark.parametrize("enters", [2, 3])
+async def test_enters_in_the_palette_close_it_and_nothing_under_it(enters: int) -> None:
+    """Ctrl+P, then Enter twice at once: each Enter chose the highlighted command before the
+    palette closed, the palette closed twice, and Textual's second dismissal closed the setup
+    under it (a blank app); a third ended the app (ScreenStackError)."""
+    app = setup_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await calm(app, pilot)
+        await pilot.press("ctrl+p")
+        await calm(app, pilot)
+        assert isinstance(app.screen, CommandPalette)
+        burst(app, *["enter"] * enters)
+        await calm(app, pilot)
+        assert [type(s) for s in app.screen_stack][1:] == [SetupScreen]

@@ -114,3 +114,16 @@ def test_the_option_list_still_pages_by_the_lines_it_has_laid_out() -> None:
     assert "self._index_to_line[self.highlighted or 0]" in source
     update = inspect.getsource(OptionList._update_lines)
     assert "if not self.scrollable_content_region:\n            return" in update
+
+
+def test_a_screens_dismissal_still_pops_whatever_is_in_front() -> None:
+    """Textual's dismissal pops the screen in front, whichever it is (``dismiss_only_in_front``
+    lets only that one dismiss itself); when this changes, the guard may be needed no more."""
+    from textual.screen import Screen
+
+    from nil_tui.tui.textual_private import dismiss_only_in_front
+
+    dismiss_only_in_front()
+    source = inspect.getsource(Screen.dismiss)  # (Textual's, under the guard)
+    assert "await_pop = self.app.pop_screen()" in source
+    assert "is_active" not in source and "is_current" not in source
