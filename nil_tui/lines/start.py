@@ -218,6 +218,12 @@ def run(main: Callable[[Lines], object], cards: str = "words") -> int:
         try:
             code = await main(lines)  # type: ignore[misc]
             return int(code or 0)
+        except asyncio.CancelledError:  # Ctrl+C: the game in progress is saved, and said so
+            if lines.home.session is not None and not lines.home.session.game.is_over:
+                lines.home.save_now()
+                lines.write("Interrupted. The game is saved: nil-tui resume --text goes on "
+                            "with it.")
+            raise
         finally:
             lines.close()
 

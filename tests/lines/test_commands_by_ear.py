@@ -170,3 +170,25 @@ def test_setup_questions_keep_the_choices_as_the_next_defaults(home: Path,
     assert "The bots' level: easy, normal, hard, expert? [easy]" in second
     assert "Scoring: classic, or pool? [pool]" in second
     assert second[-1] == "Nothing started."
+
+
+def test_ctrl_c_saves_the_game_and_says_so(home: Path) -> None:
+    import signal
+
+    player = PtyPlayer(home, "play", "--text", "--deals", "1", "--seed", "3", "--speed",
+                       "instant", "--difficulty", "easy")
+    try:
+        player.play(lambda _: None, limit=20, until=lambda line: line.startswith("Your turn"))
+        os.kill(player.proc.pid, signal.SIGINT)  # what Ctrl+C sends
+        rest = player.play(lambda _: None, limit=20)
+        assert player.wait() == 130
+        assert player.proc.stderr is not None
+        assert player.proc.stderr.read() == b""  # no traceback
+    finally:
+        player.close()
+    assert rest == ["Interrupted. The game is saved: nil-tui resume --text goes on with it."]
+    again = subprocess.run([sys.executable, "-m", "nil_tui", "resume", "--text"],
+                           input="quit\n", check=False, capture_output=True, text=True,
+                           env=dict(os.environ, NIL_TUI_HOME=str(home), PYTHONPATH=str(ROOT)),
+                           timeout=60, cwd=str(ROOT))
+    assert again.returncode == 0 and "Deal 1 of 1: " in again.stdout
