@@ -210,19 +210,45 @@ class Lines:
 
 
 # --- the commands ------------------------------------------------------------------------------
+ENDING_SIGNALS = ("SIGTERM", "SIGHUP")
+"""Signals that end a game in lines as Ctrl+C does: saved, and said so when the terminal is
+still there."""
+
+
 def run(main: Callable[[Lines], object], cards: str = "words") -> int:
-    """Run ``main`` (a coroutine function of a :class:`Lines`) to its end."""
+    """Run ``main`` (a coroutine function of a :class:`Lines`) to its end; Ctrl+C, SIGTERM
+    and SIGHUP save the game in progress first (exit status 128 + the signal's number)."""
+    import signal
+
+    ended_by: list[int] = []
 
     async def go() -> int:
+        loop = asyncio.get_running_loop()
+        task = asyncio.current_task()
+        assert task is not None
+        for name in ENDING_SIGNALS:
+            number = getattr(signal, name, None)
+            if number is not None:
+                def end(number: int = number) -> None:
+                    ended_by.append(number)
+                    task.cancel()
+
+                try:
+                    loop.add_signal_handler(number, end)
+                except (NotImplementedError, RuntimeError, ValueError):
+                    pass  # (no such handlers here: the default ending stays)
         lines = Lines(CardWords(cards))
         try:
             code = await main(lines)  # type: ignore[misc]
             return int(code or 0)
-        except asyncio.CancelledError:  # Ctrl+C: the game in progress is saved, and said so
+        except asyncio.CancelledError:  # the game in progress is saved, and said so
             if lines.home.session is not None and not lines.home.session.game.is_over:
                 lines.home.save_now()
-                lines.write("Interrupted. The game is saved: nil-tui resume --text goes on "
-                            "with it.")
+                try:
+                    lines.write("Interrupted. The game is saved: nil-tui resume --text goes "
+                                "on with it.")
+                except OSError:
+                    pass  # the terminal is gone (SIGHUP)
             raise
         finally:
             lines.close()
@@ -230,7 +256,9 @@ def run(main: Callable[[Lines], object], cards: str = "words") -> int:
     try:
         return asyncio.run(go())
     except KeyboardInterrupt:
-        return 130
+        return 128 + signal.SIGINT
+    except asyncio.CancelledError:
+        return 128 + (ended_by[0] if ended_by else signal.SIGTERM)
 
 
 def play(overrides: dict[str, object], cards: str = "words") -> int:

@@ -172,16 +172,18 @@ def test_setup_questions_keep_the_choices_as_the_next_defaults(home: Path,
     assert second[-1] == "Nothing started."
 
 
-def test_ctrl_c_saves_the_game_and_says_so(home: Path) -> None:
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM", "SIGHUP"])
+def test_ctrl_c_and_the_ending_signals_save_the_game_and_say_so(home: Path, sig: str) -> None:
     import signal
 
+    number = getattr(signal, sig)
     player = PtyPlayer(home, "play", "--text", "--deals", "1", "--seed", "3", "--speed",
                        "instant", "--difficulty", "easy")
     try:
         player.play(lambda _: None, limit=20, until=lambda line: line.startswith("Your turn"))
-        os.kill(player.proc.pid, signal.SIGINT)  # what Ctrl+C sends
+        os.kill(player.proc.pid, number)  # SIGINT: what Ctrl+C sends
         rest = player.play(lambda _: None, limit=20)
-        assert player.wait() == 130
+        assert player.wait() == 128 + number
         assert player.proc.stderr is not None
         assert player.proc.stderr.read() == b""  # no traceback
     finally:
