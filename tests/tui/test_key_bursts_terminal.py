@@ -1,8 +1,10 @@
 """Keys typed in bursts in a real terminal: ``nil-tui`` on a pseudo-terminal, several keys
 written in one go (as ``tmux send-keys q i`` or a fast typist delivers them). Before, ``q``
 then ``i`` at setup ended the app with NoMatches '#stats-head' (the statistics opened while
-the app was ending), and Ctrl+P then PageDown with KeyError: 0 (the palette's list paged
-before it was laid out). Now the app ends cleanly, with no crash report."""
+the app was ending), Ctrl+P then PageDown with KeyError: 0 (the palette's list paged
+before it was laid out), and Ctrl+P then three Enters with ScreenStackError (the palette was
+closed three times, the setup under it with it). Now the app ends cleanly, with no crash
+report."""
 
 from __future__ import annotations
 
@@ -106,6 +108,10 @@ def test_bursts_of_keys_in_a_real_terminal_end_nothing(then: bytes, tmp_path: Pa
                 terminal.wait_for(b"Search for commands")
                 terminal.type(ESCAPE)
                 terminal.wait_for(b"nobody wants a trick")  # setup again, the palette gone
+            terminal.type(CTRL_P)
+            terminal.wait_for(b"Quit nil-tui")  # the commands are listed, the first chosen
+            terminal.type(b"\r\r\r")  # (each Enter chose it: the palette closed 3 times)
+            terminal.wait_for(b"nobody wants a trick")
         terminal.type(b"q" + then)
         code = terminal.ended()
     finally:
