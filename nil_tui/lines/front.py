@@ -272,8 +272,10 @@ class LineFront(Answers, Work):
         return ""
 
     def your_turn(self, state: TableState) -> str:
-        """"Your turn, follow spades: 3, 8, king." or, leading, the cards by suit: "Your
-        turn, you lead: clubs 2, 5; hearts 9." (a number counts the cards in that order)."""
+        """Briefly, "Your turn: 3, 8, king." (the cards to follow with) or "Your turn, you
+        lead: any card."; in whole sentences, "Your turn, follow spades: 3, 8, king." or the
+        cards by suit, "Your turn, you lead: clubs 2, 5; hearts 9." (a number counts the
+        cards in the order said, the hand's order)."""
         trick = state.trick
         legal = state.legal
         meter = ""
@@ -352,9 +354,10 @@ class LineFront(Answers, Work):
             return
         self.carry_out(self.session.act(PlayCard(chosen.card)))
 
-    def help_then(self, what: str, action: object) -> None:
+    def help_then(self, what: str, action: object,
+                  then: Callable[[], None] | None = None) -> None:
         """Ask for help: refused here (a challenge), or once the player agreed that the game
-        then counts as assisted."""
+        then counts as assisted (``then``: after the help is had)."""
         refused = self.session.help_refused(what)
         if refused is not None:
             self.say(refused)
@@ -362,6 +365,8 @@ class LineFront(Answers, Work):
 
         def go() -> None:
             self.carry_out(self.session.act(action))  # type: ignore[arg-type]
+            if then is not None:
+                then()
 
         if self.session.state().assisted:
             go()
@@ -375,10 +380,12 @@ class LineFront(Answers, Work):
             self.carry_out(self.session.act(SetMeter(False)))
             self.say("Meter off.")
             return
-        self.help_then("meter", SetMeter(True))
-        if self.confirm is None and self.session.meter_on:
-            self.say("Meter on: the prompt says your chance to stay clean this deal.")
-            self.prompted = None  # said again with the figure, once worked out
+        def said_on() -> None:
+            if self.session.meter_on:
+                self.say("Meter on: the prompt says your chance to stay clean this deal.")
+                self.prompted = None  # said again with the figure, once worked out
+
+        self.help_then("meter", SetMeter(True), said_on)
 
     def set_cards(self, style: str) -> None:
         if style not in CARD_STYLES:

@@ -194,3 +194,23 @@ def test_ctrl_c_and_the_ending_signals_save_the_game_and_say_so(home: Path, sig:
                            env=dict(os.environ, NIL_TUI_HOME=str(home), PYTHONPATH=str(ROOT)),
                            timeout=60, cwd=str(ROOT))
     assert again.returncode == 0 and "Deal 1 of 1: " in again.stdout
+
+
+def test_the_meter_asked_for_first_is_agreed_to_then_said(home: Path) -> None:
+    player = PtyPlayer(home, "play", "--text", "--deals", "1", "--seed", "3", "--speed",
+                       "instant", "--difficulty", "easy")
+    try:
+        player.play(lambda _: None, limit=20, until=lambda line: line.startswith("Your turn"))
+        player.type("meter")
+        said = answer(player, "yes")
+        assert said[:3] == [
+            ("The meter makes this game count as assisted in history and statistics. Type yes "
+            "to go on."),
+            ("Clean-chance meter on: this game now counts as assisted in history and "
+            "statistics."),
+            "Meter on: the prompt says your chance to stay clean this deal."], said
+        assert re.search(r"Meter: (clean chance|not clean)", said[3]), said
+        assert answer(player, "meter") == ["Meter off."]
+        assert "Meter" not in answer(player, "")[0]
+    finally:
+        player.close()
