@@ -283,7 +283,7 @@ class NilApp(GuardedApp):
     def show_challenge(self, game: Game, path: Path | None, *, played: bool = True) -> None:
         """The comparison of a finished challenge with the expert's play from the player's
         seat (worked out now if it is not known yet)."""
-        self.replace_stack(self.challenge_screen(game, path, played=played))
+        self.replace_stack(self.challenge_screen(game, path, self.save_problem, played=played))
 
     def challenge_screen(self, game: Game, path: Path | None, problem: str | None = None, *,
                          played: bool = True) -> Screen[Any]:
