@@ -184,12 +184,13 @@ FINAL_REFUSALS = ("unknown_key", "not_invited", "wrong_version", "started")
 """What the table answers when the seat is not coming back, however long one tries."""
 
 
-async def rejoin(client: TableClient, within: float | None = None) -> bool:
+async def rejoin(client: TableClient, within: float | None = None) -> str | None:
     """Take the seat back with its key after a lost link: tries at growing intervals (half a
-    second, doubling up to 5 s) until seated (True) or for ``within`` seconds in all, each
-    try's connection included (False); False at once when the table refuses the seat for
-    good. The link may come back: a laptop wakes, a cable is put back, the host resumes.
-    ``within``: by default :data:`REJOIN_SECONDS`."""
+    second, doubling up to 5 s) until seated (None) or for ``within`` seconds in all, each
+    try's connection included; else why not, in words: the time tried, or at once the
+    table's reason when it refuses the seat for good. The link may come back: a laptop
+    wakes, a cable is put back, the host resumes. ``within``: by default
+    :data:`REJOIN_SECONDS`."""
     loop = asyncio.get_running_loop()
     end = loop.time() + (REJOIN_SECONDS if within is None else within)
     delay = 0.5
@@ -197,13 +198,14 @@ async def rejoin(client: TableClient, within: float | None = None) -> bool:
         await asyncio.sleep(max(0.0, min(delay, end - loop.time())))
         left = end - loop.time()
         if left <= 0:
-            return False
+            words = REJOIN_WORDS if within is None else f"{within:g} s"
+            return f"the table could not be reached for {words}"
         try:
             await client.connect(timeout=max(0.1, min(10.0, left / 2)))
-            return True
+            return None
         except JoinError as exc:
             if exc.code in FINAL_REFUSALS:
-                return False
+                return exc.reason
         delay = min(delay * 2, 5.0)
 
 

@@ -365,9 +365,10 @@ async def _seat(client: TableClient, *, auto: float | None, home: Path | None,
                 missed.lost()
                 print(f"Lost the table; trying to take the seat back for {REJOIN_WORDS}...",
                       flush=True)
-                if not await _rejoin(client, home):
-                    print(f"nil-tui join: the table could not be reached for {REJOIN_WORDS}; "
-                          "run the same join again to come back", file=sys.stderr)
+                problem = await _rejoin(client, home)
+                if problem is not None:
+                    print(f"nil-tui join: {problem}; run the same join again to come back",
+                          file=sys.stderr)
                     return 1
                 print("Back at the table.", flush=True)
                 answered, went_on = -1, 0  # what was sent may have been lost with the link
@@ -493,16 +494,17 @@ async def _typed(client: TableClient, line: str) -> bool:
     return True
 
 
-async def _rejoin(client: TableClient, home: Path | None) -> bool:
-    """Come back with the seat key, for a while (the link may come back)."""
+async def _rejoin(client: TableClient, home: Path | None) -> str | None:
+    """Come back with the seat key, for a while (the link may come back); None once back,
+    else why not."""
     from .client import rejoin
     from .keys import keep_key
 
-    if not await rejoin(client):
-        return False
-    if home is not None and client.key is not None and client.seat is not None:
+    problem = await rejoin(client)
+    if problem is None and home is not None and client.key is not None \
+            and client.seat is not None:
         keep_key(home, client.invite, client.key, client.seat)
-    return True
+    return problem
 
 
 def _keep_record(home: Path | None, seat: int | None, record: object) -> None:

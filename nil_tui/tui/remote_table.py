@@ -80,7 +80,7 @@ async def reconnect(client: TableClient) -> bool:
     reached within the time :func:`~nil_tui.net.client.rejoin` tries for."""
     from ..net.client import rejoin
 
-    return await rejoin(client)
+    return await rejoin(client) is None
 
 
 # --- nil-tui join on a terminal ----------------------------------------------------------------

@@ -75,7 +75,7 @@ async def test_rejoin_stops_trying_after_its_bound() -> None:
     client = TableClient(Invite("127.0.0.1", port, "a" * 26), key="b" * 26)
     loop = asyncio.get_running_loop()
     began = loop.time()
-    assert not await rejoin(client, within=1.5)
+    assert await rejoin(client, within=1.5) == "the table could not be reached for 1.5 s"
     assert 1.4 <= loop.time() - began < 4.0
 
 
@@ -183,3 +183,13 @@ def test_the_bound_is_said_as_it_is() -> None:
     sub = argparse.ArgumentParser().add_subparsers()
     commands.add_join_parser(sub)
     assert f"for {client_module.REJOIN_WORDS}" in sub.choices["join"].description
+
+
+async def test_rejoin_stops_at_once_when_the_table_refuses_the_seat_for_good() -> None:
+    async with served(TableConfig(deals=1, seed=2)) as table:
+        client = TableClient(table.invite, key="b" * 26)  # a key the table never gave
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        why = await rejoin(client, within=60)
+        assert why is not None and "reached" not in why
+        assert loop.time() - began < 5
