@@ -16,12 +16,19 @@ from pathlib import Path
 from lines_pty import ROOT
 
 MOVE_TO = re.compile(rb"\x1b\[(\d+);(\d+)H")
+SYNC_QUERY = b"\x1b[?2026$p"  # the app asks whether the terminal draws frames whole
+SYNC_YES = b"\x1b[?2026;2$y"  # ... and is told it does: each frame then ends with SYNC_END
+SYNC_END = b"\x1b[?2026l"
 FACE_ROW = 21  # 24 rows: the footer on the last, the hand's four rows above; a raised card's
 # face on its second row
 
 
 def cursor_moves(out: bytes) -> list[tuple[int, int]]:
-    return [(int(row), int(col)) for row, col in MOVE_TO.findall(out)]
+    """Where the cursor was left at the end of each whole frame (its last move: the moves
+    before it draw the frame's lines)."""
+    frames = out.split(SYNC_END)[:-1]
+    return [(int(found[-1][0]), int(found[-1][1])) for frame in frames
+            if (found := MOVE_TO.findall(frame))]
 
 
 def read_until(fd: int, seen: bytearray, done: object, limit: float = 30.0) -> None:
@@ -36,6 +43,8 @@ def read_until(fd: int, seen: bytearray, done: object, limit: float = 30.0) -> N
             except OSError:
                 chunk = b""
             assert chunk, "the app ended"
+            if SYNC_QUERY in chunk:
+                os.write(fd, SYNC_YES)
             seen += chunk
 
 
@@ -67,11 +76,11 @@ def test_the_terminal_cursor_follows_the_card_chosen(tmp_path: Path) -> None:
         os.write(master, b"\x1b[C")  # the right arrow key
 
         def moved(out: bytes) -> bool:
-            moves = cursor_moves(out[start:])
-            return bool(moves) and moves[-1] != first
+            moves = cursor_moves(out)
+            return bool(moves) and out.rfind(SYNC_END) > start and moves[-1] != first
 
         read_until(master, seen, moved)
-        after = cursor_moves(bytes(seen[start:]))[-1]
+        after = cursor_moves(bytes(seen))[-1]
         assert after == (FACE_ROW, first[1] + 5)  # the next card, five columns on
     finally:
         os.killpg(proc.pid, signal.SIGKILL)
