@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.widget import Widget
 
@@ -332,7 +333,10 @@ async def test_stats_without_challenges_say_how_to_play_one(store: Store) -> Non
         drawn = " ".join(line.strip() for line in lines_of(app, chart))
         assert "No daily challenge played yet. Press c in setup" in drawn
         assert "nil-tui challenge" in NO_CHALLENGE
-        assert screen.query_one("#stats-games", LineChart).plot.display
+        games = screen.query_one("#stats-games", LineChart)  # one game: no chart of a point
+        assert not games.plot.display
+        assert str(games.query_one(".chart-empty").render()) == (
+            "One game so far: this chart starts with the second.")
 
 
 async def test_stats_of_an_empty_store(store: Store) -> None:
@@ -420,3 +424,47 @@ async def test_stats_in_ascii_keep_no_title_without_its_chart(store: Store, asci
         assert screen.query_one("#stats-chart-title").display is sparkline.display
         words = str(screen.query_one("#stats-chart-range").render())
         assert ("low" in words) is (not ascii)
+
+
+def test_a_key_too_long_for_its_line_breaks_between_entries_only() -> None:
+    from nil_tui.tui.widgets.charts import lines_of
+
+    entries = [Text(f"{m} {name} {v}") for m, name, v in
+               (("Y", "You", 2), ("W", "West", -3), ("N", "North", 12), ("E", "East", -7))]
+    text = lines_of(entries, 30)
+    assert text.plain.split("\n") == ["Y You 2   W West -3", "N North 12   E East -7"]
+
+
+async def test_one_challenge_is_a_bar_not_a_block_across_the_chart(store: Store) -> None:
+    chart = BarChart(["11-30"], [2.0], signed=True, id="one")
+
+    class One(App[None]):
+        def compose(self) -> ComposeResult:
+            yield chart
+
+    app = One()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        drawn = lines_of(app, chart.plot)
+        bar = max((line.count("█") for line in drawn), default=0)
+        assert 0 < bar <= chart.plot.size.width // 4, drawn
+
+
+async def test_a_line_whose_every_mark_is_under_another_players_says_so() -> None:
+    """East's -1, -2, -5 fall in the cells of North's 0, -2, -4 on a chart 12 rows high over
+    a range of 45: no E is drawn, and the key says so (it said nothing)."""
+    totals = [[10, 15, 0, -1], [20, 25, -2, -2], [30, 40, -4, -5]]
+    chart = RunningTotals(NAMES, totals, id="totals")
+
+    class Totals(App[None]):
+        def compose(self) -> ComposeResult:
+            yield chart
+
+    app = Totals()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        plot = " ".join(lines_of(app, chart.plot))
+        key = " ".join(lines_of(app, chart.query_one(".chart-key")))
+    assert "E" not in plot  # hidden: no mark of East's on the chart
+    assert "N" in plot and "E East -5" in key and "E under other marks" in key

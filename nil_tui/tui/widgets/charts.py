@@ -73,6 +73,9 @@ def plot_class() -> Any:
                 if self.ascii:
                     # the same number of cells: the styles of each cell stay where they were
                     text.plain = ascii_only(text.plain)
+                chart = self.parent
+                if isinstance(chart, Chart):  # (the marks it shows, for its key)
+                    self.call_later(chart.drawn, set(text.plain))
                 return text
 
         _PLOT_CLASS = Plot
@@ -135,8 +138,21 @@ class Chart(Widget):
         self.ascii = ascii
         self.empty = empty
 
+    seen: set[str] | None = None  # the characters of the chart as last drawn
+
+    def drawn(self, seen: set[str]) -> None:
+        """The chart was drawn with these characters: the key says what they hide."""
+        if seen == self.seen or not self.has_data():
+            return
+        self.seen = seen
+        self._show_key()
+
     def has_data(self) -> bool:
         raise NotImplementedError
+
+    def empty_words(self) -> str:
+        """What the chart says while it has nothing to draw."""
+        return self.empty
 
     def draw(self, plt: Any) -> None:
         """Draw the data on plotext's figure ``plt`` (cleared before)."""
@@ -169,7 +185,11 @@ class Chart(Widget):
         if not self.children:
             return  # not composed yet: drawn when mounted
         shown = self.has_data()
-        self.query_one(".chart-empty").display = not shown
+        empty = self.query_one(".chart-empty", Static)
+        empty.display = not shown
+        if not shown:
+            said = self.empty_words()
+            empty.update(ascii_only(said) if self.ascii else said)
         plot = self.plot
         plot.display = shown
         key = self.query_one(".chart-key", Static)
@@ -179,12 +199,17 @@ class Chart(Widget):
         plt = plot.plt
         plt.clear_figure()
         self.draw(plt)
+        self.seen = None
+        self._show_key()
+        plot.refresh()
+
+    def _show_key(self) -> None:
+        key = self.query_one(".chart-key", Static)
         words = self.key()
         if words is not None:
             key.update(Text(ascii_only(words.plain), spans=words.spans) if self.ascii
                        else words)
             key.display = True
-        plot.refresh()
 
 
 class LineChart(Chart):
@@ -207,7 +232,14 @@ class LineChart(Chart):
         self.redraw()
 
     def has_data(self) -> bool:
-        return bool(self.steps) and any(s.values for s in self.series)
+        """Two steps at least: a single point is no chart (a sentence says so instead)."""
+        return len(self.steps) > 1 and any(s.values for s in self.series)
+
+    def empty_words(self) -> str:
+        if len(self.steps) == 1 and any(s.values for s in self.series):
+            what = self.x_label or "point"
+            return f"One {what} so far: this chart starts with the second."
+        return self.empty
 
     def draw(self, plt: Any) -> None:
         width = max(20, self.size.width)
@@ -249,21 +281,47 @@ class LineChart(Chart):
 
     def key(self) -> Text | None:
         """Each line's mark and name; lines that are the same as an earlier one all along
-        (drawn under it, so their marks are hidden) are named after: "W, N same as Y"."""
-        text = Text()
+        (drawn under it, so their marks are hidden) are named after: "W, N same as Y". An
+        entry is never broken across lines (the lines are made here, for the chart's width)."""
+        entries: list[Text] = []
         hidden: dict[str, list[str]] = {}
         for n, s in enumerate(self.series):
-            if n:
-                text.append("   ")
-            text.append(s.mark, style=f"bold {COLORS[n % len(COLORS)]}")
-            text.append(f" {s.name}")
+            entry = Text()
+            entry.append(s.mark, style=f"bold {COLORS[n % len(COLORS)]}")
+            entry.append(f" {s.name}")
+            entries.append(entry)
             same = next((o for o in self.series[:n] if o.values == s.values), None)
             if same is not None:
                 hidden.setdefault(same.mark, []).append(s.mark)
         for mark, under in hidden.items():
-            text.append(f"   {', '.join(under)} same as {mark}", style="dim")
-        return text
+            entries.append(Text(f"{', '.join(under)} same as {mark}", style="dim"))
+        told = {m for under in hidden.values() for m in under}
+        if self.seen is not None:  # as last drawn: a line none of whose marks shows
+            gone = [x.mark for x in self.series if x.mark not in self.seen | told]
+            if gone:
+                entries.append(Text(f"{', '.join(gone)} under other marks", style="dim"))
+        return lines_of(entries, max(20, self.size.width) if self.size.width else 10**6)
 
+
+def lines_of(entries: Sequence[Text], width: int, gap: str = "   ") -> Text:
+    """``entries`` one after the other, ``gap`` between them, a new line rather than an entry
+    broken at the end of ``width``."""
+    text = Text()
+    used = 0
+    for entry in entries:
+        if used and used + len(gap) + entry.cell_len > width:
+            text.append("\n")
+            used = 0
+        elif used:
+            text.append(gap)
+            used += len(gap)
+        text.append_text(entry)
+        used += entry.cell_len
+    return text
+
+
+FEW_BARS = 6
+"""Upright bars are drawn as narrow as if there were this many at least."""
 
 ZERO_MARK = "0"
 """Drawn where a bar of 0 would be (a bar of no length draws nothing)."""
@@ -323,6 +381,9 @@ class BarChart(Chart):
             ticks = whole_ticks(low, high, max(2, self.size.height // 3))
             plt.ylim(low, high)
             plt.yticks(ticks, [f"{t}{self.unit}" for t in ticks])
+            # room for FEW_BARS at least: one bar is a bar, not a block across the chart
+            extra = max(0, FEW_BARS - len(values)) / 2
+            plt.xlim(0.5 - extra, len(values) + 0.5 + extra)
 
 
 # --- the charts of the screens ---------------------------------------------------------------
