@@ -14,24 +14,23 @@ from textual.widgets import Footer, Static
 from ...paths import asset_text
 from .base import NilScreen
 
+# One row each at 80 columns: the keys fit a 24-row screen with room to say the rules follow.
 KEYS = (
-    ("← → (or a d)", "move the cursor over your cards"),
-    ("Enter or Space", "play the card under the cursor"),
-    ("mouse click", "play the card you click"),
+    ("← → (or a d)", "move the cursor over the cards you may play"),
+    ("Enter or Space", "play the card under the cursor (or click a card)"),
     ("s", "scoreboard: every deal so far, standings"),
     ("t", "show the last completed trick"),
-    ("h", "a hint for your turn (an assisted game)"),
-    ("u", "undo: take back your last card and the plays after it (an assisted game)"),
-    ("c", "card tracker: the cards still out, and the suits each player has shown out of"),
-    ("m", "meter: your chance to stay clean, estimated from what you see (assisted game)"),
-    ("a", ("on the deal summary, at game over, on a challenge's result and in history: the "
-          "analysis of your plays (in a review: e this deal, E every deal)")),
-    ("g", ("at game over: each player's running total, deal by deal (beside the table when "
-          "wide)")),
-    ("", "a daily challenge has no hints, undo or meter; its analysis opens once it is over"),
-    ("? or F1", "these rules and keys"),
-    ("q or ctrl+q", "quit (asks first during a game; says whether the game is saved)"),
+    ("h", "a hint for your turn (the game then counts as assisted)"),
+    ("u", "undo: take back your last card (assisted)"),
+    ("c", "card tracker: cards still out, who has shown out of what"),
+    ("m", "meter: your chance to stay clean (assisted)"),
+    ("a", "analysis of your plays (in a review: e this deal, E all)"),
+    ("g", "at game over: each player's running total, deal by deal"),
+    ("", "a daily challenge has no hints, undo or meter"),
+    ("? or F1", "these keys, and the rules below them"),
+    ("q or ctrl+q", "quit (asks first during a game, says if it is saved)"),
 )
+KEY_WIDTH = 56  # the longest description: one row at 80 columns
 
 
 def keys_table() -> Table:
@@ -44,7 +43,10 @@ def keys_table() -> Table:
 
 
 class RulesScreen(NilScreen):
-    DEFAULT_CSS = "RulesScreen #rules { padding: 0 1; }"
+    DEFAULT_CSS = """
+    RulesScreen #rules { padding: 0 1; }
+    RulesScreen #rules-more { margin-bottom: 1; }
+    """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,question_mark,f1", "close", "Back"),
         Binding("up,k", "scroll(-1)", "Scroll", show=False),
@@ -55,6 +57,8 @@ class RulesScreen(NilScreen):
         with VerticalScroll(id="rules"):
             yield Static(Text("Keys", style="bold underline"))
             yield Static(keys_table(), id="rules-keys")
+            yield Static(Text("The rules follow: ↓ or PgDn to read them.", style="dim"),
+                         id="rules-more")
             yield Static(Text(asset_text("RULES.txt")), id="rules-text")
         yield Footer()
 
