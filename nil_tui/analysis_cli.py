@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
         from .lines.cards import CardWords
         from .lines.commands import analysis_lines
 
-        words = CardWords(getattr(args, "cards", "words"))
+        words = CardWords(getattr(args, "cards", None) or "words")
         lines = analysis_lines(game, seat, found, you, words)
         cli.write_out("\n".join(lines) + "\n")
     else:

@@ -67,11 +67,10 @@ def build_parser(with_simulate: bool = True, only: str | None = None) -> argpars
 
 def add_text_flags(parser: argparse.ArgumentParser, what: str) -> None:
     """``--text`` (plain lines, for a screen reader or a braille display) and ``--cards``."""
-    parser.add_argument("--text", action="store_true", default=argparse.SUPPRESS,
+    parser.add_argument("--text", action=argparse.BooleanOptionalAction, default=None,
                         help=f"plain lines instead of the full screen: {what} (for a screen "
                         "reader or a braille display; also without a terminal)")
-    parser.add_argument("--cards", choices=("words", "codes", "symbols"),
-                        default=argparse.SUPPRESS,
+    parser.add_argument("--cards", choices=("words", "codes", "symbols"), default=None,
                         help="with --text, how cards are said: queen of hearts, QH or Q♥ "
                         "(default: words)")
 
@@ -392,7 +391,7 @@ def _run_lines(args: argparse.Namespace) -> int:
     """A command in plain lines (``nil_tui.lines``)."""
     from .lines import commands as lines
 
-    cards = getattr(args, "cards", "words")
+    cards = getattr(args, "cards", None) or "words"
     command = args.command
     if command == "play":
         return lines.play(play_overrides(args), cards)
