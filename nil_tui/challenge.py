@@ -93,7 +93,7 @@ def challenge_game(date: str) -> Game:
     """The challenge of ``date`` as the player plays it: a person in seat 0 against three
     experts, the deals fixed by the date; the reference is not known yet."""
     game = Game(CHALLENGE_DEALS, challenge_seed(date),
-                players=challenge_players({"name": "You", "kind": "human"}))
+                players=challenge_players({"name": SEAT_NAMES[0], "kind": "human"}))
     game.challenge = Challenge(date)
     return game
 

@@ -66,7 +66,8 @@ def test_the_deals_of_a_date_are_the_same_on_every_run() -> None:
 def test_the_challenge_game() -> None:
     game = challenge_game(DATE)
     assert game.challenge == {"date": DATE, "reference": None}
-    assert game.players[0] == {"name": "You", "kind": "human"}
+    # named by the seat, as in any game the app starts (the screens say "You")
+    assert game.players[0] == {"name": "South", "kind": "human"}
     assert [p["bot"] for p in game.players[1:]] == list(CHALLENGE_BOTS) == ["expert"] * 3
     again = Game.from_record(game.to_record())
     assert again.challenge == {"date": DATE, "reference": None}
