@@ -21,6 +21,7 @@ from .front import LineFront
 from .reader import LineReader
 
 if TYPE_CHECKING:
+    from ..challenge import ReferenceNews
     from ..engine import Game
     from ..session.game_session import GameSession
 
@@ -51,9 +52,16 @@ class Lines:
             self.write("Another nil-tui is already playing: this one keeps its game in a "
                        "separate slot.")
         loop = asyncio.get_running_loop()
+
+        def reference_news(date: str, news: ReferenceNews) -> None:
+            """From the reference's thread: handed to the loop (dropped once it is over)."""
+            try:
+                loop.call_soon_threadsafe(self.home.references.news, date, news)
+            except RuntimeError:  # the loop is closed: the run is over
+                pass
+
         self.home = Home(Keeper(lambda: self.store, self._tell_problem), PlayOptions(),
-                         reference_news=lambda date, news: loop.call_soon_threadsafe(
-                             self.home.references.news, date, news))
+                         reference_news=reference_news)
 
     def _tell_problem(self, problem: str | None, was: str | None) -> None:
         if problem:
