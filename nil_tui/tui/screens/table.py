@@ -263,6 +263,8 @@ class TableScreen(TableWork):
 
     def _log(self, item: gs.Out) -> None:
         """A log line for a piece of news (a card, a trick, a deal's end...)."""
+        if self._short_log(item):
+            return
         if isinstance(item, MeterReading):
             self._show_south()
         elif isinstance(item, gs.TableNote) and item.status:

@@ -10,7 +10,7 @@ from rich.text import Text
 from ...engine import SEAT_NAMES, Card, Cut, Suit, Trick
 from ...session import game_session as gs
 from ...session import words as said
-from ...session.protocol import Hint, MeterReading, Refused, TableState
+from ...session.protocol import Hint, MeterReading, Played, Refused, TableState, TrickTaken
 from ..widgets.cards import CardLook
 from ..widgets.seat import SeatInfo
 from ..widgets.trick import TrickInfo
@@ -73,6 +73,26 @@ def seat_info(state: TableState, seat: int, name: str, away: str, holding: bool)
                     cards=state.hand_sizes[seat], tricks=taken, clean=taken == 0,
                     dealer=state.dealer == seat, to_move=to_move == seat,
                     thinking=state.thinking == seat and not holding)
+
+
+SHORT_LOG_ROWS = 24
+"""Terminals this many rows high or fewer keep the short log: a trick on a line, the cards
+only (who is no longer clean is in the seat boxes)."""
+
+
+def short_card(item: Played, look: CardLook, labels: Labels = SEAT_LABELS, *,
+               first: bool) -> Text:
+    """A card in the short log: the trick's first with the initial of who led it ("W: 8♣"),
+    the others after it in the order they were played (clockwise)."""
+    line = Text(f"{labels[item.seat][:1]}: " if first else " ", style="dim")
+    line.append_text(look.styled(item.card))
+    return line
+
+
+def short_trick_end(item: TrickTaken, labels: Labels = SEAT_LABELS) -> Text:
+    """The end of a trick's line in the short log: to whom it went."""
+    w = item.trick.winner
+    return Text(f" → {'you' if labels[w] == 'You' else labels[w]}", style="bold")
 
 
 def cut_line(cut: Cut, look: CardLook, labels: Labels = SEAT_LABELS) -> Text:

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from ...session.protocol import Hint
     from ...session.seat import SeatSession
     from ..widgets.cards import CardLook
+    from ..words import Labels
 
 
 def meter_chance(view: PlayerView, seed: int) -> float:
@@ -54,6 +55,7 @@ class TableWork(NilScreen):
 
     session: SeatSession
     look: CardLook
+    labels: Labels
     _resumed_once = False
 
     @on(events.ScreenResume)
@@ -155,6 +157,37 @@ class TableWork(NilScreen):
                              "see (m hides it)." if on else "Meter off (m shows it again).",
                              style="dim"))
         self._carry_out(out)
+
+    _trick_row = -1  # the short log's line of the trick being played (-1: none yet)
+
+    def _short_log(self, item: object) -> bool:
+        """In a terminal of SHORT_LOG_ROWS rows or fewer, the log is short: each trick on a
+        line of its own, the cards only ("W: 8♣ 9♣ 10♣ Q♣ → you"); who is no
+        longer clean is in the seat boxes. True when ``item`` was logged so."""
+        from ...session.protocol import Played, TrickTaken
+        from ..widgets.gamelog import GameLog
+        from . import table_words as words
+
+        if self.app.size.height > words.SHORT_LOG_ROWS or not isinstance(
+                item, (Played, TrickTaken)):
+            return False
+        log = self.query_one(GameLog)
+        on_line = self._trick_row >= 0 and self._trick_row == len(log.history) - 1
+        if isinstance(item, Played):
+            line = words.short_card(item, self.look, self.labels, first=not on_line)
+            if on_line:
+                log.amend_last(line)
+            else:
+                log.add(line)
+                self._trick_row = len(log.history) - 1
+            return True
+        end = words.short_trick_end(item, self.labels)
+        if on_line:
+            log.amend_last(end)
+        else:
+            log.add(end)
+        self._trick_row = -1
+        return True
 
     def log_line(self, line: Text) -> None:
         raise NotImplementedError

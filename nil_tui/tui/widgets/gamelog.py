@@ -37,13 +37,34 @@ class GameLog(ScrollView, can_focus=False):
         self._texts: list[Text] = []  # every line as written
         self._strips: list[Strip] = []  # the lines wrapped at ``_width``
         self._width = 0  # 0 until the log's size is known
+        self._last_rows = 0  # the rows of the last line as wrapped
 
     def add(self, line: Text | str) -> None:
         text = line if isinstance(line, Text) else Text(line)
         self.history.append(text.plain)
         self._texts.append(text)
         if self._width:
-            self._strips.extend(self._wrap(text, self._width))
+            wrapped = self._wrap(text, self._width)
+            self._strips.extend(wrapped)
+            self._last_rows = len(wrapped)
+            self._resized()
+        self.refresh()
+
+    def amend_last(self, more: Text | str) -> None:
+        """Add ``more`` to the end of the last line (a short log's trick grows card by
+        card); only that line is wrapped again."""
+        if not self._texts:
+            self.add(more)
+            return
+        text = self._texts[-1].copy()
+        text.append_text(more if isinstance(more, Text) else Text(more))
+        self._texts[-1] = text
+        self.history[-1] = text.plain
+        if self._width:
+            kept = self._strips[:len(self._strips) - self._last_rows]
+            wrapped = self._wrap(text, self._width)
+            self._strips = kept + wrapped
+            self._last_rows = len(wrapped)
             self._resized()
         self.refresh()
 
@@ -80,6 +101,7 @@ class GameLog(ScrollView, can_focus=False):
         if event.size.width and width != self._width:
             self._width = width
             self._strips = [strip for text in self._texts for strip in self._wrap(text, width)]
+            self._last_rows = len(self._wrap(self._texts[-1], width)) if self._texts else 0
         self._resized()
         self.call_after_refresh(self._to_end)
 
