@@ -53,6 +53,8 @@ HELP_WARNING = {
 
 DEFAULT_CARDS = CardWords()
 
+NOTHING_MORE = "Nothing more to read on standard input."
+
 
 class LineFront(Answers, Work):
     """One seat's game in lines (see the module's docstring). ``write`` says a line; lines
@@ -77,6 +79,9 @@ class LineFront(Answers, Work):
         self.last_prompt = ""
         self.confirm: tuple[str, Callable[[], None]] | None = None  # help waiting for "yes"
         self.told_assisted = session.state().assisted
+        self.at_table = not isinstance(session, gs.GameSession)  # a seat of a shared table
+        self.input_ended = False  # (at a shared table: the seat is left at its next turn)
+        self.closed = False  # the shared table is gone for this seat (said why)
         self.brief = True  # cards and tricks in the fewest words ("long": the log's sentences)
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -127,29 +132,45 @@ class LineFront(Answers, Work):
             if self.pending or not self.events.empty():
                 self.handle_event(await self.events.get())
                 continue
+            if self.closed:
+                break
             self.prompt()
-            if line_task is None:
+            state = self.session.state()
+            if self.input_ended and state.pace in ("your_turn", "forced"):
+                self.quit(NOTHING_MORE)  # a seat of a shared table, its turn come
+                break
+            reading = not self.input_ended and (self.reader.live or self.waits_for_player(state))
+            if line_task is None and reading:
                 line_task = asyncio.ensure_future(self.reader.get())
             event_task = asyncio.ensure_future(self.events.get())
-            waited: set[asyncio.Future[object]] = {line_task, event_task}  # type: ignore[arg-type]
-            done, _ = await asyncio.wait(waited,
-                                         return_when=asyncio.FIRST_COMPLETED)
+            waited: set[asyncio.Future[object]] = {event_task}  # type: ignore[arg-type]
+            if line_task is not None:
+                waited.add(line_task)  # type: ignore[arg-type]
+            done, _ = await asyncio.wait(waited, return_when=asyncio.FIRST_COMPLETED)
             if event_task in done:
                 self.handle_event(event_task.result())
             else:
                 event_task.cancel()
-            if line_task in done:
+            if line_task is not None and line_task in done:
                 line = line_task.result()
                 line_task = None
                 self.command(line)
         if line_task is not None:
             line_task.cancel()
 
+    def waits_for_player(self, state: TableState) -> bool:
+        """Whether the game waits for a line from the player now: their card, the next deal,
+        an answer to a question (a file on standard input is read only then)."""
+        return state.pace in ("your_turn", "deal_over") or self.confirm is not None
+
     async def _listen(self) -> None:
         """What the session hears by itself (a shared table's news)."""
         while True:
             out = await self.session.pushed()
             if out is None:
+                if self.at_table:  # the table is gone for this seat (its last news said why)
+                    self.closed = True
+                    self.events.put_nowait(Outs([]))  # (wakes the loop)
                 return
             self.events.put_nowait(Outs(out))
 
@@ -304,8 +325,12 @@ class LineFront(Answers, Work):
     # --- what the player types -------------------------------------------------------------------
     def command(self, line: str | None) -> None:
         if line is None:
-            self.ended = True
-            self.quit("End of input.")
+            self.input_ended = True
+            state = self.session.state()
+            if self.at_table and state.pace not in ("your_turn", "forced"):
+                self.say(f"{NOTHING_MORE} You watch until your turn.")
+                return
+            self.quit(NOTHING_MORE if self.at_table else "End of input.")
             return
         text = line.strip()
         confirm, self.confirm = self.confirm, None

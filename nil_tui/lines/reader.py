@@ -1,12 +1,14 @@
-"""Lines typed by the player, read without blocking the game: a thread reads standard input
-(a terminal, a pipe, a file or ``/dev/null`` alike: the loop's own watch refuses files) and
-hands each line to the loop, which takes one whenever the game waits for the player. The
-end of the input is None."""
+"""Lines typed by the player, read without blocking the game, from standard input whatever it
+is. A terminal, a pipe or a socket is read as its lines come, by a thread (the loop's own
+watch refuses files); the game takes a line whenever it waits for one. A file, or
+``/dev/null``, has every line ready: it is read one line each time the game asks for one,
+as a person types at each prompt (``live`` is False). The end of the input is None."""
 
 from __future__ import annotations
 
 import asyncio
 import os
+import stat
 import sys
 import threading
 
@@ -14,24 +16,34 @@ from ..textsafe import UNSAFE
 
 
 class LineReader:
-    """Lines from the file descriptor ``fd`` (default: standard input's) as they come. It is
-    read with ``os.read``, outside Python's buffered file: a read still waiting when the
-    game ends holds no lock the interpreter's exit would wait for."""
+    """Lines from the file descriptor ``fd`` (default: standard input's). It is read with
+    ``os.read``, outside Python's buffered file: a read still waiting when the game ends
+    holds no lock the interpreter's exit would wait for."""
 
     def __init__(self, fd: int | None = None) -> None:
         self._loop = asyncio.get_running_loop()
         self._queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.ended = False
         source = fd if fd is not None else _stdin()
+        self._fd = source
+        self._buffer = b""
+        self.live = source is not None and _live(source)
         if source is None:
             self._queue.put_nowait(None)
-            return
-        threading.Thread(target=self._read, args=(source,), daemon=True,
-                         name="nil-tui-lines").start()
+        elif self.live:
+            threading.Thread(target=self._read, args=(source,), daemon=True,
+                             name="nil-tui-lines").start()
 
     def _read(self, fd: int) -> None:
-        buffer = b""
         while True:
+            line = self._next_line(fd)
+            self._hand(line)
+            if line is None:
+                return
+
+    def _next_line(self, fd: int) -> str | None:
+        """The next line from ``fd`` (blocking), None at its end."""
+        while b"\n" not in self._buffer:
             try:
                 chunk = os.read(fd, 65536)
             except InterruptedError:
@@ -39,14 +51,13 @@ class LineReader:
             except OSError:
                 chunk = b""
             if not chunk:
+                if not self._buffer:
+                    return None
+                self._buffer += b"\n"  # the last line had no newline
                 break
-            buffer += chunk
-            *lines, buffer = buffer.split(b"\n")
-            for raw in lines:
-                self._hand(UNSAFE.sub("", raw.decode("utf-8", "replace")))
-        if buffer:  # the last line had no newline
-            self._hand(UNSAFE.sub("", buffer.decode("utf-8", "replace")))
-        self._hand(None)
+            self._buffer += chunk
+        raw, self._buffer = self._buffer.split(b"\n", 1)
+        return UNSAFE.sub("", raw.decode("utf-8", "replace"))
 
     def _hand(self, line: str | None) -> None:
         try:
@@ -58,10 +69,27 @@ class LineReader:
         """The next line (None: the input has ended, and stays so)."""
         if self.ended:
             return None
-        line = await self._queue.get()
+        if not self.live and self._fd is not None:
+            line = self._next_line(self._fd)  # a file: every line is there already
+        else:
+            line = await self._queue.get()
         if line is None:
             self.ended = True
         return line
+
+
+def _live(fd: int) -> bool:
+    """Whether lines come on ``fd`` as someone writes them (a terminal, a pipe, a socket),
+    rather than being all there (a file, ``/dev/null``)."""
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError:
+        return False
+    if stat.S_ISREG(mode):
+        return False
+    if stat.S_ISCHR(mode):
+        return os.isatty(fd)  # /dev/null and its like: nothing will ever come
+    return True
 
 
 def _stdin() -> int | None:

@@ -10,12 +10,13 @@ from typing import TYPE_CHECKING, Any
 
 from .. import argtypes
 
+CARD_STYLES = ("words", "codes", "symbols")  # (as nil_tui.lines.cards says them)
+
 if TYPE_CHECKING:
     from pathlib import Path
 
     from .client import TableClient
     from .hosting import HostSettings
-    from .protocol import JSON
 
 
 def seconds(text: str) -> float:
@@ -92,6 +93,9 @@ def add_host_parser(sub: Any) -> None:
     host.add_argument("--name", default=None, help="your name at the table")
     host.add_argument("--text", action="store_true",
                       help="play in plain lines of text instead of the table screen")
+    host.add_argument("--cards", choices=CARD_STYLES, default="words",
+                      help="with --text, how cards are said: queen of hearts (words, the "
+                      "default), QH (codes) or Q♥ (symbols)")
     host.add_argument("--no-seat", action="store_true",
                       help="run the table without playing at it")
     host.add_argument("--players", type=people, default=None, metavar="N",
@@ -139,6 +143,9 @@ def add_join_parser(sub: Any) -> None:
     join.add_argument("--text", action="store_true",
                       help="play in plain lines of text instead of the table screen (the "
                       "default when no terminal is attached)")
+    join.add_argument("--cards", choices=CARD_STYLES, default="words",
+                      help="in plain lines, how cards are said: queen of hearts (words, the "
+                      "default), QH (codes) or Q♥ (symbols)")
     join.add_argument("--auto", type=seconds, nargs="?", const=0.0, default=None,
                       metavar="SECONDS", help="play random legal cards by itself, after "
                       "SECONDS each (default 0: at once), for testing a table")
@@ -217,8 +224,11 @@ async def _host(args: argparse.Namespace) -> int:
         if args.no_seat:
             await hosted.serve_until_over()
             return 0
+        from ..lines.table import NOTHING_TO_READ, InputEnded
+
         try:
-            status = await _seat(hosted.own_client(), auto=None, home=None)
+            status = await _seat(hosted.own_client(), auto=None, home=None,
+                                 cards=args.cards)
         except InputEnded:
             _say(f"nil-tui host: {NOTHING_TO_READ}: you leave your seat (a bot plays for you "
                  "after the table's wait); the table stays open until its game is over "
@@ -278,8 +288,11 @@ async def _join(args: argparse.Namespace) -> int:
             tls.check_hostname = False  # the table's own certificate, trusted by file
     client = TableClient(invite, name=args.name, key=kept[0] if kept else None,
                          seat=args.seat, tls=tls)
+    from ..lines.table import NOTHING_TO_READ, InputEnded
+
     try:
-        return await _seat(client, auto=args.auto, home=home, kept=kept is not None)
+        return await _seat(client, auto=args.auto, home=home, kept=kept is not None,
+                           cards=args.cards)
     except InputEnded:
         _say(f"nil-tui join: {NOTHING_TO_READ}: you leave the table (the game goes on; a bot "
              "plays for you after the table's wait); the same nil-tui join brings you back")
@@ -303,221 +316,29 @@ async def _connect(client: TableClient, home: Path | None, kept: bool) -> str | 
     return None
 
 
-NOTHING_TO_READ = "nothing more to read on standard input, and the game waits for you"
-
-
 def _say(line: str) -> None:
     import sys
 
     print(line, file=sys.stderr, flush=True)
 
 
-class InputEnded(Exception):
-    """Standard input has nothing more to read while the game waits for a line from it."""
-
-
-ENDED = object()  # what the inbox gives once standard input has ended
-
-
 async def _seat(client: TableClient, *, auto: float | None, home: Path | None,
-                kept: bool = False) -> int:
-    """Play a seat until the game is over, coming back after a lost connection. Standard
-    input ended while the game waits for a line (a file played to its end, /dev/null): the
-    seat is left and InputEnded raised."""
-    import asyncio
-    import random
+                kept: bool = False, cards: str = "words") -> int:
+    """Play a seat in plain lines (the line front end, as a game played here) until the
+    game is over, coming back after a lost connection. Standard input ended while the game
+    waits for a card (a file played to its end, /dev/null): the seat is left and
+    :class:`~nil_tui.lines.table.InputEnded` raised."""
     import sys
 
-    from ..session import protocol as session
-    from .client import REJOIN_WORDS, JoinError
-    from .text import LineInput, Missed, describe_news, describe_seats, describe_state, out
+    from ..lines.cards import CardWords
+    from ..lines.table import play_seat
 
     problem = await _connect(client, home, kept)
     if problem is not None:
         print(f"nil-tui join: {problem}", file=sys.stderr)
-        return 1
-    print(f"You sit at {('South', 'West', 'North', 'East')[client.seat or 0]}.", flush=True)
-    lines = None if auto is not None else LineInput()
-    inbox = Inbox(client, lines)
-    missed = Missed(client.seat or 0)
-    rng = random.Random()
-    answered, went_on = -1, 0
-    try:
-        while True:
-            if lines is not None:
-                prompt = _prompt(client)
-                if prompt is not None and lines.ended and prompt[0] == "turn":
-                    await client.act(session.Quit())  # the table plays on without this seat
-                    raise InputEnded
-                if prompt is not None:
-                    lines.want(prompt)
-            try:
-                message = await inbox.next()
-            except JoinError as exc:
-                print(f"nil-tui join: {exc.reason}", file=sys.stderr)
-                return 1
-            if message is None:  # the connection is gone
-                if client.record is not None:
-                    return 0
-                if client.ws is not None and client.ws.close_code in (1000, 4000):
-                    print("You left the table (the same join brings you back).", flush=True)
-                    return 0
-                missed.lost()
-                print(f"Lost the table; trying to take the seat back for {REJOIN_WORDS}...",
-                      flush=True)
-                problem = await _rejoin(client, home)
-                if problem is not None:
-                    print(f"nil-tui join: {problem}; run the same join again to come back",
-                          file=sys.stderr)
-                    return 1
-                print("Back at the table.", flush=True)
-                answered, went_on = -1, 0  # what was sent may have been lost with the link
-                if lines is not None:
-                    lines.again()
-                continue
-            if message is ENDED:  # the seat is left when the game next waits for a card
-                print("(Nothing more to read on standard input: you watch until your turn.)",
-                      flush=True)
-                continue
-            if isinstance(message, str):  # a line typed
-                if not await _typed(client, message) and lines is not None:
-                    lines.again()
-                continue
-            out(missed.heard(message))
-            state = client.state
-            names = state.names if state is not None else ("South", "West", "North", "East")
-            if isinstance(message, dict):
-                kind = message.get("type")
-                if kind in ("lobby", "seats"):
-                    _owner_moved(client, message)
-                    out(describe_seats(message, client.owner))
-                elif kind == "record":
-                    _keep_record(home, client.seat, message.get("record"))
-                    return 0
-                elif kind == "refused":
-                    print(f"Refused: {message.get('reason')}", flush=True)
-                    if lines is not None:
-                        lines.again()
-                continue
-            if not isinstance(message, session.TableState):
-                text = describe_news(message, names, client.seat)
-                if text:
-                    out([text])
-                continue
-            out(describe_state(message))
-            if auto is not None:
-                if message.pace == "deal_over" and went_on < message.deal_number:
-                    went_on = message.deal_number
-                    await client.go_on()
-                if client.my_turn() and message.turn > answered:
-                    answered = message.turn
-                    if auto:
-                        await asyncio.sleep(auto)
-                    await client.play(rng.choice(message.legal), answered)
-    finally:
-        inbox.close()
-        if lines is not None:
-            lines.close()
         await client.close()
-
-
-def _prompt(client: TableClient) -> tuple[object, ...] | None:
-    """What the game waits for from this seat's player now, if anything: the start (the
-    owner, in the lobby), a card, the next deal (which the table also starts by itself)."""
-    state = client.state
-    if state is None:
-        lobby = client.seats is not None and client.seats.get("type") == "lobby"
-        return ("start",) if lobby and client.owner else None
-    if state.pace == "your_turn" and state.legal:
-        return ("turn", state.turn)
-    if state.pace == "deal_over":
-        return ("deal", state.deal_number)
-    return None
-
-
-def _owner_moved(client: TableClient, message: JSON) -> None:
-    """The lobby's owner changed (the one who starts the game left)."""
-    for event in message.get("events") or []:
-        if isinstance(event, dict) and event.get("kind") == "owner":
-            client.owner = event.get("seat") == client.seat
-
-
-class Inbox:
-    """The next message from the table, or the next line typed (text), or ENDED once
-    standard input has ended, or None when the connection has closed. A line that comes at
-    the same moment as a message waits for the next call (nothing is dropped)."""
-
-    def __init__(self, client: TableClient, lines: Any) -> None:
-        self.client = client
-        self.lines = lines
-        self._line: Any = None  # the wait for a line, kept from one call to the next
-
-    async def next(self) -> Any:
-        import asyncio
-
-        if self.lines is None:
-            return await self.client.receive()
-        if self._line is None:
-            self._line = asyncio.ensure_future(self.lines.queue.get())
-        message = asyncio.ensure_future(self.client.receive())
-        done, _ = await asyncio.wait({self._line, message},
-                                     return_when=asyncio.FIRST_COMPLETED)
-        if message in done:
-            return message.result()
-        message.cancel()
-        line, self._line = self._line.result(), None
-        return ENDED if line is None else line
-
-    def close(self) -> None:
-        if self._line is not None:
-            self._line.cancel()
-
-
-async def _typed(client: TableClient, line: str) -> bool:
-    """Send what a typed line asks for; False when it asks for nothing that can be done
-    now (said in a line)."""
-    word = line.strip().upper()
-    state = client.state
-    if word == "S" and state is None:
-        await client.start()
-    elif state is not None and state.pace == "deal_over" and word in ("", "R"):
-        await client.go_on()
-    elif len(word) == 2 and word.isascii() and word.isalnum():
-        await client.play(word)
-    else:
-        if word:
-            from ..textsafe import one_line
-
-            print(f"Not understood: {one_line(line.strip())[:40]} (type a card, such as QH; "
-                  "Enter after a deal)", flush=True)
-        return False
-    return True
-
-
-async def _rejoin(client: TableClient, home: Path | None) -> str | None:
-    """Come back with the seat key, for a while (the link may come back); None once back,
-    else why not."""
-    from .client import rejoin
-    from .keys import keep_key
-
-    problem = await rejoin(client)
-    if problem is None and home is not None and client.key is not None \
-            and client.seat is not None:
-        keep_key(home, client.invite, client.key, client.seat)
-    return problem
-
-
-def _keep_record(home: Path | None, seat: int | None, record: object) -> None:
-    """Keep the game's record in the player's data folder."""
-    if home is None or not isinstance(record, dict):
-        return
-    import json
-
-    folder = home / "records"
-    folder.mkdir(parents=True, exist_ok=True)
-    name = f"table-{str(record.get('created', 'game')).replace(':', '')}-seat{seat}.json"
-    (folder / name).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
-    print(f"The game's record: {folder / name}", flush=True)
+        return 1
+    return await play_seat(client, auto=auto, home=home, cards=CardWords(cards))
 
 
 __all__ = ["add_host_parser", "add_join_parser", "run"]

@@ -8,7 +8,7 @@ table draws a card as its coloured face, the line front end says it in words or 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..engine import SEAT_NAMES, Card, Cut, describe_result
@@ -271,6 +271,42 @@ def news(item: object, labels: Labels = SEAT_LABELS, *, brief: bool = False) -> 
     return None
 
 
+# --- the seats of a shared table ------------------------------------------------------------
+def table_notice(event: Mapping[str, Any], names: Sequence[str]) -> str | None:
+    """What a shared table said of its seats, in a line (the lobby and a seat played in
+    plain lines say the same): a person came, left, dropped, came back, a bot plays for
+    one away or silent on their turn, the game starts, who may start it now. ``names``:
+    the four seats' names, in the table's order."""
+    kind = event.get("kind")
+    number = event.get("seat")
+    seat = number if isinstance(number, int) and 0 <= number <= 3 else None
+    known = seat is not None
+    who = names[seat] if seat is not None and seat < len(names) else ""
+    where = SEAT_NAMES[seat] if seat is not None else ""
+    if kind == "owner":
+        return f"{who} may start the game now" if known else None
+    if kind == "started":
+        return "The game starts"
+    if not known:
+        return None
+    if kind == "away":
+        wait = event.get("wait")
+        waits = f"{wait:g} s" if isinstance(wait, (int, float)) else "a while"
+        return f"{who} has left the table; it waits {waits} for them"
+    if kind == "stand_in":
+        if event.get("why") == "silent":
+            return (f"{who} has not played for a while: a {event.get('bot')} bot plays for "
+                    "them until they play again")
+        return f"A {event.get('bot')} bot plays for {who} until they are back"
+    if kind == "back":
+        return f"{who} is back"
+    if kind == "joined":
+        return f"{event.get('name') or who} sits down at {where}"
+    if kind == "left":
+        return f"{where} is free again"
+    return None
+
+
 def assisted(what: str) -> str:
     """The game has just started to count as assisted."""
     return f"{what}: this game now counts as assisted in history and statistics."
@@ -280,6 +316,6 @@ __all__ = [
     "AWAY", "FOR_THEM", "SEAT_LABELS", "Aside", "Labels", "Part", "Said", "assisted", "count",
     "cut", "deal_begun", "deal_over", "deals", "describe_saved", "game_over", "incident_words",
     "names_list", "news", "object_name", "percent", "played", "resume_point", "resumed", "says",
-    "seat_labels", "seat_subject", "still_clean", "taken_back", "trick_won",
+    "seat_labels", "seat_subject", "still_clean", "table_notice", "taken_back", "trick_won",
     "under_the_table", "verb",
 ]

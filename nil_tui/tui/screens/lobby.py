@@ -72,14 +72,9 @@ def seat_names(message: dict[str, Any]) -> list[str]:
 
 
 def notice_text(event: dict[str, Any], message: dict[str, Any]) -> str | None:
-    from ...net.text import describe_notice
+    from ...session.words import table_notice
 
-    names = seat_names(message)
-    seat = event.get("seat")
-    if event.get("kind") == "owner":
-        return f"{names[seat]} may start the game now" if isinstance(seat, int) and \
-            0 <= seat <= 3 else None
-    text = describe_notice(event, names)
+    text = table_notice(event, seat_names(message))
     return one_line(text) if text else None
 
 
