@@ -26,7 +26,7 @@ from ..engine import SEAT_NAMES, Card, Deal, Game, Play, PlayerView, Trick
 from ..engine.cards import mask_of
 from ..engine.scoring import DealRule, first_rule
 from ..session import game_session as gs
-from ..session.game_session import AUTO_PLAY_DELAY, PAUSES
+from ..session.pacing import Pacer
 from ..session.protocol import (
     Action,
     AskHint,
@@ -398,18 +398,10 @@ class RemoteSession(OwnHelp, NoBotsHere):
         self._shown: TableState | None = None
         self._deals: dict[int, DealSeen] = {}  # finished deals, by number
         self._last_trick: Trick | None = None
-        self._on_show: Trick | None = None
-        self._show_token = 0
-        self._landing = False  # another seat's card just landed: the next waits a moment
-        self._land_token = 0
-        self._watching = True
-        self._told_turn = -1
-        self._forced_turn = -1
+        self._pacer = Pacer(options)  # a card landing, a trick on show, a forced card...
         self._sent_turn = -1  # the turn a card was sent for (sent once)
         self._went_on = 0  # the deal after which the table was asked for the next one
-        self._summary_for = 0
         self._record: dict[str, Any] | None = None
-        self._finished = False
         self._closed = False
         self._changed = False  # a position was shown since the screen last heard
         self._lost = False
@@ -456,9 +448,9 @@ class RemoteSession(OwnHelp, NoBotsHere):
         help_ = self._help
         shown = shown._replace(help_allowed=True, meter_on=help_.meter.on,
                                assisted=bool(help_.assists))
-        if self._on_show is not None:
-            return shown._replace(pace="trick_on_show", on_show=self._on_show)
-        if shown.pace == "your_turn" and self._forced_turn == shown.turn:
+        if self.on_show is not None:
+            return shown._replace(pace="trick_on_show", on_show=self.on_show)
+        if shown.pace == "your_turn" and self._pacer.forced_turn == shown.turn:
             return shown._replace(pace="forced", forced=shown.legal[0])
         return shown
 
@@ -483,14 +475,14 @@ class RemoteSession(OwnHelp, NoBotsHere):
 
     @property
     def on_show(self) -> Trick | None:
-        return self._on_show
+        return self._pacer.on_show
 
     @property
     def thinking(self) -> int | None:
         """The seat whose card the table waits for, when it is not yours: a bot thinking, or
         a person (the table's messages name only bots as thinking); not a person who is away
         while the table waits for them (nobody thinks there)."""
-        if self._on_show is not None:
+        if self.on_show is not None:
             return None
         state = self.state()
         if state.thinking is not None:
@@ -553,7 +545,7 @@ class RemoteSession(OwnHelp, NoBotsHere):
         raise TypeError(f"not an action: {action!r}")
 
     def _play(self, card: Card) -> list[gs.Out]:
-        if self._on_show is not None:
+        if self.on_show is not None:
             return self._put_away()
         state = self.state()
         if state.pace not in ("your_turn", "forced"):
@@ -571,12 +563,12 @@ class RemoteSession(OwnHelp, NoBotsHere):
         if self._sent_turn == state.turn:
             return []  # sent already: its answer is on the way
         self._sent_turn = state.turn
-        self._forced_turn = -1
+        self._pacer.forced_turn = None
         self._send(action=PlayCard(card), turn=state.turn)
         return []
 
     def _go_on(self) -> list[gs.Out]:
-        if self._on_show is not None:
+        if self.on_show is not None:
             return self._put_away()
         heard = self.client.state
         if heard is not None and heard.pace == "deal_over" and \
@@ -589,61 +581,62 @@ class RemoteSession(OwnHelp, NoBotsHere):
         return self._release()
 
     def set_watching(self, watching: bool) -> list[gs.Out]:
-        self._watching = watching
+        self._pacer.watching = watching
         return self._release() if watching else []
 
     def timer_done(self, token: tuple[str, int]) -> list[gs.Out]:
         kind, number = token
-        if kind == "trick" and number == self._show_token and self._on_show is not None:
-            return self._put_away()
-        if kind == "land" and number == self._land_token and self._landing:
-            self._landing = False
+        pacer = self._pacer
+        if kind == "trick" and pacer.trick_over(number):
             return self._release()
-        if kind == "forced" and number == self._forced_turn:
+        if kind == "land" and pacer.landed(number):
+            return self._release()
+        if kind == "forced" and pacer.forced_due(number):
             state = self.state()
-            if state.pace == "forced" and self._watching:
+            if state.pace == "forced":
                 return self._play(state.legal[0])
-            self._forced_turn = -1
+            pacer.forced_turn = None
         return []
 
     def _put_away(self) -> list[gs.Out]:
-        self._on_show = None
+        self._pacer.on_show = None
         return self._release()
 
     def _release(self) -> list[gs.Out]:
         """Show the frames heard, one after another at the table's pace, then whatever the
         position shown asks for (the player's turn, the deal's summary, the game's end)."""
         out: list[gs.Out] = []
-        while self._queue and self._watching and self._on_show is None \
-                and not self._landing:
+        pacer = self._pacer
+        while self._queue and pacer.free and not pacer.landing:
             out.extend(self._apply(self._queue.popleft()))
-        if self._on_show is not None or not self._watching or self._shown is None:
+        if not pacer.free or self._shown is None:
             return out
-        state = self._shown
-        if state.pace == "game_over":
-            if self._record is not None and not self._finished and not self._queue:
-                self._finished = True
-                if self._on_finished is not None:
-                    game = self.game
-                    game.assists = list(self._help.assists)  # this player's own help
-                    self.record_path = self._on_finished(game)
-                out.append(gs.GameFinished())
-        elif state.pace == "deal_over":
-            if self._summary_for < state.deal_number and not self._queue:
-                self._summary_for = state.deal_number
-                out.append(gs.DealSummary())
-        elif state.pace == "your_turn" and self._told_turn != state.turn and not self._queue:
-            self._told_turn = state.turn
-            out.append(gs.YourTurn(state.turn))
-            if self.options.auto_play and len(state.legal) == 1:
-                self._forced_turn = state.turn
-                delay = AUTO_PLAY_DELAY.get(self.options.speed, AUTO_PLAY_DELAY["normal"])
-                out += [gs.ForcedSoon(state.legal[0]), gs.Wait(delay, ("forced", state.turn))]
+        if not self._queue:
+            out.extend(self._next(self._shown))
         if self._help.meter.on:
             out.extend(self._help.now(self.state(), self.view()))
         if self._lost and out:  # the status line keeps saying so until the seat is back
             out.append(gs.TableNote(LOST, warn=True, status=True, log=False))
         return out
+
+    def _next(self, state: TableState) -> list[gs.Out]:
+        """What the position shown (the last heard) asks for: the game's end once its record
+        came, the deal's summary, the player's turn (its only card played for it soon)."""
+        if state.pace == "game_over":
+            if self._record is None or not self._pacer.finish():
+                return []
+            if self._on_finished is not None:
+                game = self.game
+                game.assists = list(self._help.assists)  # this player's own help
+                self.record_path = self._on_finished(game)
+            return [gs.GameFinished()]
+        if state.pace == "deal_over":
+            return self._pacer.summary(state.deal_number)
+        if state.pace != "your_turn":
+            return []
+        one = self.options.auto_play and len(state.legal) == 1 \
+            and self._sent_turn != state.turn
+        return self._pacer.your_turn(state.turn, state.legal[0] if one else None)
 
     def _apply(self, frame: Frame) -> list[gs.Out]:
         out: list[gs.Out] = list(frame.news)
@@ -656,25 +649,10 @@ class RemoteSession(OwnHelp, NoBotsHere):
         won = [n.trick for n in frame.news if isinstance(n, TrickTaken)]
         if won:
             self._last_trick = won[-1]
-            out.extend(self._show(won[-1]))
+            out.extend(self._pacer.show(won[-1]))
         elif any(isinstance(n, Played) and n.seat != 0 for n in frame.news):
-            pause = PAUSES.get(self.options.speed, PAUSES["normal"])[0]
-            if pause > 0:
-                self._landing = True
-                self._land_token += 1
-                out.append(gs.Wait(pause, ("land", self._land_token)))
+            out.extend(self._pacer.land(self._pacer.pauses[0]))
         return out
-
-    def _show(self, trick: Trick) -> list[gs.Out]:
-        self._show_token += 1
-        if self.options.trick_pause == "key":
-            self._on_show = trick
-            return [gs.ShowTrick(trick, None)]
-        pause = PAUSES.get(self.options.speed, PAUSES["normal"])[1]
-        if pause <= 0:
-            return []
-        self._on_show = trick
-        return [gs.ShowTrick(trick, pause), gs.Wait(pause, ("trick", self._show_token))]
 
     # --- the network ------------------------------------------------------------------------
     def _send(self, action: Action, turn: int | None = None) -> None:
@@ -760,7 +738,7 @@ class RemoteSession(OwnHelp, NoBotsHere):
             last = self._queue[-1].state if self._queue else self._shown
             self._missed_from = seen_of(last) if last is not None else None
             self._sent_turn = -1  # a card sent as the link went may be lost: it may go again
-            self._told_turn = -1
+            self._pacer.forget_turn()
             self._news = []
             return [gs.TableNote("Back at the table.", status=True)]
         from .client import REJOIN_WORDS

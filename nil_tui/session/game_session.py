@@ -20,7 +20,7 @@ lands: the card lands when both are over (the longer of the two, not their sum).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from ..driver import BotIncident, BotReplaced, Decision, DriverEvent, GameDriver, Request
 from ..engine import (
@@ -37,6 +37,24 @@ from ..engine import (
     TrickWon,
 )
 from .meter import EstimateMeter, Meter, MeterKey, meter_seed, sure_to_take
+from .pacing import (
+    AUTO_PLAY_DELAY,
+    PAUSES,
+    THINKING_AFTER,
+    AskBot,
+    AssistedNow,
+    DealSummary,
+    Effect,
+    FindHint,
+    ForcedSoon,
+    GameFinished,
+    Out,
+    Pacer,
+    ShowTrick,
+    TableNote,
+    Wait,
+    YourTurn,
+)
 from .protocol import (
     Action,
     AskHint,
@@ -47,7 +65,6 @@ from .protocol import (
     GoOn,
     Hint,
     MeterReading,
-    News,
     PlayCard,
     Played,
     Quit,
@@ -67,104 +84,12 @@ if TYPE_CHECKING:
     from ..driver import Opener
     from ..options import PlayOptions
 
-# Seconds a bot's card waits before it lands, and a finished trick stays in view, by speed.
-# A bot thinks during its card's pause, so the pause is a floor, not an addition. At normal,
-# a round (the bots' cards from yours to your next turn, three at the median, and one trick
-# on show) takes 1.8 s when the bots are quick: time to see each card land and read the
-# trick, and room for an expert's thinking within 2 s (benchmarks/pace.py).
-PAUSES: dict[str, tuple[float, float]] = {
-    "instant": (0.0, 0.0),
-    "fast": (0.15, 0.6),
-    "normal": (0.3, 0.9),
-    "slow": (0.9, 2.5),
-}
-
-# Seconds a bot may decide before its seat says it is thinking (most decisions end within
-# their card's pause: no word then; a longer one, on a loaded machine say, is never a mystery).
-THINKING_AFTER = 1.0
-
-# Seconds a card you are forced to play stays under the cursor before it is played for you.
-AUTO_PLAY_DELAY: dict[str, float] = {"instant": 0.3, "fast": 0.4, "normal": 0.7, "slow": 1.2}
-
 # What the session says when help is refused in a daily challenge.
 CHALLENGE_REFUSALS: dict[str, str] = {
     "hint": "Hints are off in the daily challenge.",
     "undo": "Undo is off in the daily challenge.",
     "meter": "The clean-chance meter is off in the daily challenge.",
 }
-
-
-
-# --- effects: what the front end is asked to do ----------------------------------------------
-class AskBot(NamedTuple):
-    """Let the bot of ``request.seat`` decide (``driver.decide``, it may take a while: in a
-    thread), then call :meth:`GameSession.bot_decided` (or :meth:`GameSession.bot_lost`)."""
-
-    request: Request
-
-
-class Wait(NamedTuple):
-    """Call :meth:`GameSession.timer_done` with ``token`` after ``seconds``."""
-
-    seconds: float
-    token: tuple[str, int]
-
-
-class ShowTrick(NamedTuple):
-    """A finished trick is on show: for ``seconds`` (a :class:`Wait` follows), or until the
-    player goes on (``seconds`` None)."""
-
-    trick: Trick
-    seconds: float | None
-
-
-class ForcedSoon(NamedTuple):
-    """Your only legal card is about to be played for you (a :class:`Wait` follows)."""
-
-    card: Card
-
-
-class YourTurn(NamedTuple):
-    """It is the player's turn (``undone``: reached by taking cards back)."""
-
-    turn: int
-    undone: int = 0
-
-
-class FindHint(NamedTuple):
-    """Work out a hint for this view (in a thread), then call :meth:`GameSession.hint_found`."""
-
-    turn: int
-    view: PlayerView
-
-
-class DealSummary(NamedTuple):
-    """The deal is over: show its summary, then send :class:`~.protocol.GoOn`."""
-
-
-class GameFinished(NamedTuple):
-    """The game is over (it has been handed to ``on_finished``: saved or waiting to be)."""
-
-
-class AssistedNow(NamedTuple):
-    """The game has just started to count as assisted, because of ``what``."""
-
-    what: str
-
-
-class TableNote(NamedTuple):
-    """A line from the table itself for the log (``status``: for the status line too): a
-    player joined or dropped at a shared table, its link was lost and is being restored."""
-
-    text: str
-    warn: bool = False
-    status: bool = False
-    log: bool = True  # (False: said on the status line again, logged once already)
-
-
-Effect = (AskBot | Wait | ShowTrick | ForcedSoon | YourTurn | FindHint | EstimateMeter
-          | DealSummary | GameFinished | AssistedNow | TableNote)
-Out = News | Effect
 
 
 def level_title(spec: str | None) -> str:
@@ -181,7 +106,7 @@ def level_title(spec: str | None) -> str:
 class PacedGame:
     """The flow of play of one game (the base of :class:`GameSession`): whose card is
     awaited, a bot's card waiting to land, a finished trick on show, a forced card about to be
-    played for you, the deal's end, the game's end."""
+    played for you, the deal's end, the game's end (those on screen: :class:`.pacing.Pacer`)."""
 
     def __init__(self, driver: GameDriver, options: PlayOptions, *,
                  on_finished: Callable[[Game], Path | None] | None = None,
@@ -190,21 +115,13 @@ class PacedGame:
         self.options = options
         self.seat = seat
         self._on_finished = on_finished
-        self._watching = True  # the table is in front: cards may land
-        self._on_show: Trick | None = None  # a finished trick on show
-        self._show_waits = False  # ... until the player goes on (no timer)
-        self._show_token = 0
+        self._pacer = Pacer(options)
         self._asked: Request | None = None  # the bot deciding (its answer is awaited)
         self._slow_turn = -1  # the turn whose bot has been deciding for THINKING_AFTER s
         self._answer: Decision | None = None  # a bot's answer waiting to land
         self._land_due = False  # the pause before the awaited card is over
-        self._land_timer = False  # a Wait for that pause is out
-        self._forced_turn: int | None = None  # a forced card is timed for this turn
         self._no_auto_turn = -1  # a turn reached by undo: its forced card waits for you
-        self._told_turn = -1  # the turn YourTurn was last said for
         self._undone_now = 0  # cards the last undo took back (said with the next turn)
-        self._summary_out = False
-        self._finished = False
         self._started = False
         self.record_path: Path | None = None  # where the finished game's record went
 
@@ -222,14 +139,14 @@ class PacedGame:
 
     @property
     def on_show(self) -> Trick | None:
-        return self._on_show
+        return self._pacer.on_show
 
     @property
     def thinking(self) -> int | None:
         """The seat whose bot has been deciding the position shown for a while
         (:data:`THINKING_AFTER`), if any."""
         asked = self._asked
-        if (asked is None or asked.turn != self.driver.turn or self._on_show is not None
+        if (asked is None or asked.turn != self.driver.turn or self.on_show is not None
                 or self._slow_turn != asked.turn):
             return None
         return asked.seat
@@ -240,12 +157,12 @@ class PacedGame:
         phase = self.driver.phase
         if phase is Phase.GAME_OVER:
             return "game_over"
-        if phase is Phase.DEAL_OVER and self._on_show is None:
+        if phase is Phase.DEAL_OVER and self.on_show is None:
             return "deal_over"
-        if self._on_show is not None:
+        if self.on_show is not None:
             return "trick_on_show"
         if self.driver.human_to_move():
-            return "forced" if self._forced_turn == self.driver.turn else "your_turn"
+            return "forced" if self._pacer.forced_turn == self.driver.turn else "your_turn"
         return "bot_waits"
 
     def forced_card(self) -> Card | None:
@@ -260,11 +177,10 @@ class PacedGame:
 
     def go_on(self) -> list[Out]:
         """Put away the trick on show, or deal the next hand after a deal's summary."""
-        if self._on_show is not None:
+        if self.on_show is not None:
             return self._put_away()
         if self.driver.phase is Phase.DEAL_OVER:
             started = self.driver.next_deal()
-            self._summary_out = False
             out: list[Out] = [DealBegun(started.deal_number, started.dealer)]
             out.extend(self._meter_now())
             out.extend(self._advance())
@@ -275,29 +191,32 @@ class PacedGame:
         driver = self.driver
         if driver.phase is not Phase.PLAYING:
             return []
-        if self._on_show is not None:
+        if self.on_show is not None:
             return self._put_away()
         seat = driver.to_move
         if seat is not None and not driver.is_human(seat):
             return [Refused("play", f"Wait: it is {SEAT_NAMES[seat]}'s turn.", card)]
-        if not self._started:
-            self._started = True
-            if not self.game.deal.plays:
-                self.driver.save()
+        self._save_start()
         try:
             events = driver.play(card)
         except IllegalPlay as exc:
             return [Refused("play", exc.reason, card, exc.led_suit)]
-        self._forced_turn = None
+        self._pacer.forced_turn = None
         return self._after(events)
+
+    def _save_start(self) -> None:
+        """Play starts here: the deal that starts is saved (once)."""
+        if not self._started:
+            self._started = True
+            if not self.game.deal.plays:
+                self.driver.save()
 
     def bot_decided(self, decision: Decision) -> list[Out]:
         """A bot's answer: it lands once the pause before it and any trick on show are over
         (an answer for a position that is gone is dropped, and the bot asked again)."""
         asked, self._asked = self._asked, None
-        if asked is None or decision.turn != self.driver.turn:
-            return self._advance()
-        self._answer = decision
+        if asked is not None and decision.turn == self.driver.turn:
+            self._answer = decision
         return self._advance()
 
     def bot_lost(self, request: Request) -> list[Out]:
@@ -309,29 +228,22 @@ class PacedGame:
     def timer_done(self, token: tuple[str, int]) -> list[Out]:
         """A :class:`Wait` is over."""
         kind, number = token
+        pacer = self._pacer
         if kind == "trick":
-            if number != self._show_token or self._on_show is None:
-                return []
-            return self._put_away()
+            return self._advance() if pacer.trick_over(number) else []
         if kind == "slow":  # the bot still deciding this turn is now said to be thinking
             asked = self._asked
             if asked is not None and asked.turn == number == self.driver.turn:
                 self._slow_turn = number
             return []
-        if kind == "land":
-            if number != self.driver.turn:
-                return []
-            self._land_timer = False
+        if kind == "land" and pacer.landed(number):
             self._land_due = True
             return self._advance()
-        if kind == "forced":
-            if number != self.driver.turn or self._forced_turn != number:
-                return []
+        if kind == "forced" and number == self.driver.turn and pacer.forced_due(number):
             card = self.forced_card()
-            if card is None or not self._watching or self._on_show is not None:
-                self._forced_turn = None  # timed anew when the table is back in front
-                return []
-            return self._play(card)
+            if card is not None:
+                return self._play(card)
+            pacer.forced_turn = None
         return []
 
     def advance(self) -> list[Out]:
@@ -341,7 +253,7 @@ class PacedGame:
     def set_watching(self, watching: bool) -> list[Out]:
         """Whether the table is in front (not under another screen, not showing the last
         trick): a bot's card lands and a forced card is played only while it is."""
-        self._watching = watching
+        self._pacer.watching = watching
         return self._advance() if watching else []
 
     def _after(self, events: Sequence[DriverEvent]) -> list[Out]:
@@ -361,7 +273,7 @@ class PacedGame:
         if isinstance(event, TrickWon):
             out: list[Out] = [TrickTaken(event.trick, event.first_trick_for_winner)]
             if not replay:
-                out.extend(self._show(event.trick))
+                out.extend(self._pacer.show(event.trick))
             return out
         if isinstance(event, DealEnded):
             return [DealOver(event.deal_number, event.taken, event.points, event.early,
@@ -374,70 +286,49 @@ class PacedGame:
             return [SeatReplaced(event.seat, event.spec, event.substitute, event.reason)]
         return []
 
-    def _show(self, trick: Trick) -> list[Out]:
-        """Keep a trick just won on the table: until the player goes on ("wait for a key"),
-        or for a moment by speed (not at all at ``instant``)."""
-        self._show_token += 1
-        if self.options.trick_pause == "key":
-            self._on_show, self._show_waits = trick, True
-            return [ShowTrick(trick, None)]
-        pause = PAUSES.get(self.options.speed, PAUSES["normal"])[1]
-        if pause <= 0:
-            return []
-        self._on_show, self._show_waits = trick, False
-        return [ShowTrick(trick, pause), Wait(pause, ("trick", self._show_token))]
-
     def _put_away(self) -> list[Out]:
-        self._on_show = None
-        self._show_waits = False
+        self._pacer.on_show = None
         return self._advance()
 
     def _advance(self) -> list[Out]:
         """Whatever comes next: ask a bot (it may think while a trick is on show), land its
         card when its pause is over, time a forced card, show the deal's or game's end."""
         driver = self.driver
-        out: list[Out] = []
         phase = driver.phase
+        out: list[Out] = []
         if phase is Phase.PLAYING and driver.bot_to_move() is not None and self._started:
             out.extend(self._ask())
-        if not self._watching or self._on_show is not None:
+        if not self._pacer.free:
             return out
         if phase is Phase.DEAL_OVER:
-            if not self._summary_out:
-                self._summary_out = True
-                out.append(DealSummary())
-            return out
-        if phase is Phase.GAME_OVER:
-            if not self._finished:
-                self._finished = True
+            out.extend(self._pacer.summary(self.game.deal_number))
+        elif phase is Phase.GAME_OVER:
+            if self._pacer.finish():
                 if self._on_finished is not None:
                     self.record_path = self._on_finished(self.game)
                 out.append(GameFinished())
-            return out
-        if driver.human_to_move():
-            turn = driver.turn
-            if self._told_turn != turn:
-                self._told_turn = turn
-                out.append(YourTurn(turn, self._undone_now))
-                self._undone_now = 0
-            card = self.forced_card()
-            if card is not None and self._forced_turn != turn:
-                self._forced_turn = turn
-                delay = AUTO_PLAY_DELAY.get(self.options.speed, AUTO_PLAY_DELAY["normal"])
-                out += [ForcedSoon(card), Wait(delay, ("forced", turn))]
-            return out
-        answer = self._answer
-        if answer is not None and answer.turn == driver.turn:
-            if not self._land_due and not self._land_timer:
-                out.extend(self._start_landing())
-            if self._land_due:
-                self._answer = None
-                events = driver.apply(answer)
-                if events is not None:
-                    self._land_due = False
-                    out.extend(self._after(events))
-        elif self._asked is not None and not self._land_due and not self._land_timer:
-            out.extend(self._start_landing())
+        elif driver.human_to_move():
+            out.extend(self._pacer.your_turn(driver.turn, self.forced_card(),
+                                             self._undone_now))
+            self._undone_now = 0
+        else:
+            out.extend(self._land())
+        return out
+
+    def _land(self) -> list[Out]:
+        """The awaited bot's card: its pause starts once it is asked, and it lands once both
+        its answer is in and its pause is over."""
+        answer, driver = self._answer, self.driver
+        waiting = not self._land_due and not self._pacer.landing
+        if answer is None or answer.turn != driver.turn:
+            return self._start_landing() if self._asked is not None and waiting else []
+        out = self._start_landing() if waiting else []
+        if self._land_due:
+            self._answer = None
+            events = driver.apply(answer)
+            if events is not None:
+                self._land_due = False
+                out.extend(self._after(events))
         return out
 
     def _ask(self) -> list[Out]:
@@ -451,9 +342,9 @@ class PacedGame:
             return []
         self._asked = request
         self._answer = None
-        self._land_due = self._land_timer = False
+        self._land_due = self._pacer.landing = False
         out: list[Out] = [AskBot(request), Wait(THINKING_AFTER, ("slow", request.turn))]
-        if self._on_show is None and self._watching:
+        if self._pacer.free:
             out.extend(self._start_landing())
         return out
 
@@ -461,15 +352,14 @@ class PacedGame:
         """The pause before the awaited bot's card lands starts now. The game's first card
         waits as long as a finished trick stays: the table shows the cut for the first
         dealer until then."""
-        pause, trick = PAUSES.get(self.options.speed, PAUSES["normal"])
+        pause, trick = self._pacer.pauses
         game = self.game
         if game.deal_number == 1 and not game.deal.plays and game.cut is not None:
             pause = max(pause, trick)
-        if pause <= 0:
+        waits = self._pacer.land(pause)
+        if not waits:
             self._land_due = True
-            return []
-        self._land_timer = True
-        return [Wait(pause, ("land", self.driver.turn))]
+        return waits
 
 
 class GameSession(PacedGame):
@@ -529,8 +419,8 @@ class GameSession(PacedGame):
         forced = self.forced_card() if seat == self.seat else None
         return table_state(
             self.game, seat, turn=self.driver.turn, pace=self.pace,
-            names=SEAT_NAMES, levels=specs, thinking=self.thinking, on_show=self._on_show,
-            forced=forced if self._forced_turn == self.driver.turn else None,
+            names=SEAT_NAMES, levels=specs, thinking=self.thinking, on_show=self.on_show,
+            forced=forced if self._pacer.forced_turn == self.driver.turn else None,
             help_allowed=self.help_allowed, can_undo=self.can_undo(),
             meter_on=self._meter.on, save_problem=self._save_problem())
 
@@ -591,10 +481,7 @@ class GameSession(PacedGame):
 
     def start(self) -> list[Out]:
         """The table is drawn: save the deal that starts here (once), and play goes on."""
-        if not self._started:
-            self._started = True
-            if not self.game.deal.plays:
-                self.driver.save()
+        self._save_start()
         out: list[Out] = []
         out.extend(self._meter_now())
         out.extend(self._advance())
@@ -635,10 +522,9 @@ class GameSession(PacedGame):
         if plays == 0:
             return [Refused("undo", "There is no card of yours to take back in this deal.")]
         gone = self.game.deal.plays[-plays:]
-        self._on_show = None
-        self._show_waits = False
+        self._pacer.on_show = None
         self._answer = None
-        self._forced_turn = None
+        self._pacer.forced_turn = None
         was_assisted = self.game.assisted
         driver.undo()
         self._no_auto_turn = driver.turn
@@ -653,7 +539,7 @@ class GameSession(PacedGame):
     def _hint(self) -> list[Out]:
         if not self.help_allowed:
             return [Refused("hint", CHALLENGE_REFUSALS["hint"])]
-        if not self.driver.human_to_move() or self._on_show is not None:
+        if not self.driver.human_to_move() or self.on_show is not None:
             return [Refused("hint", "A hint is for your turn.")]
         was_assisted = self.game.assisted
         self.driver.add_assist("hint")
