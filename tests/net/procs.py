@@ -102,7 +102,7 @@ def records_in(home: Path) -> list[dict[str, Any]]:
 def play_typed(args: list[str], home: Path, timeout: float = 120.0,
                on_output: Any = None) -> tuple[int, str, int]:
     """Run ``nil-tui join`` (or ``host``) in a terminal of its own and type, at each of its
-    prompts, the first legal card (Enter after a deal); returns the exit status, what it
+    prompts, the first card it may play (Enter after a deal); returns the exit status, what it
     showed, and how many cards were typed. ``on_output(text, write)`` may type more."""
     import pty
 
@@ -127,11 +127,11 @@ def play_typed(args: list[str], home: Path, timeout: float = 120.0,
             out += chunk
             if on_output is not None:
                 on_output(out.decode(errors="replace"), lambda b: os.write(fd, b))
-            prompts = re.findall(rb"Your turn\. Legal: ([^\r\n]*?)  > ", out)
+            prompts = re.findall(rb"^Your turn[^\r\n]*\r?\n", out, re.MULTILINE)
             if len(prompts) > typed:
                 typed = len(prompts)
-                os.write(fd, prompts[-1].split()[0] + b"\n")
-            if out.count(b"for the next deal  > ") > entered:
+                os.write(fd, b"1\n")  # the first of the cards it may play
+            if len(re.findall(rb"^Press Enter for deal ", out, re.MULTILINE)) > entered:
                 entered += 1
                 os.write(fd, b"\n")
         _, raw = os.waitpid(pid, 0)

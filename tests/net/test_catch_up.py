@@ -16,8 +16,10 @@ from typing import Any
 from procs import INVITE, Proc, command, records_in
 
 from nil_tui.engine.records import from_record
+from nil_tui.lines.cards import parse_card
 
-PLAYED = re.compile(r"^(?:Played for you: (\w\w) \(|(.+) plays (\w\w)(?: \(forced\))?$)")
+PLAYED = re.compile(r"^(You|South|West|North|East) (\S+)(?: \(forced\))?$")
+FOR_YOU = "You were away: "
 
 
 def host(home: Path, *args: str) -> tuple[Proc, str]:
@@ -26,15 +28,20 @@ def host(home: Path, *args: str) -> tuple[Proc, str]:
 
 
 def told(lines: list[str]) -> tuple[Counter[str], list[str]]:
-    """How many times each card was told as played, and the cards told as played for you."""
+    """How many times each card was told as played, and the cards told as played for you
+    (the card said after the line that says a bot played it for you)."""
     plays: Counter[str] = Counter()
     for_you = []
+    by_bot = False
     for line in lines:
+        by_bot = by_bot or line.startswith(FOR_YOU)
         found = PLAYED.match(line)
-        if found and found.group(1):
-            for_you.append(found.group(1))
-        elif found:
-            plays[found.group(3)] += 1
+        card = parse_card(found.group(2)) if found else None
+        if found and card is not None:
+            plays[str(card)] += 1
+            if by_bot and found.group(1) == "You":
+                for_you.append(str(card))
+                by_bot = False
     return plays, for_you
 
 
@@ -46,12 +53,13 @@ def test_join_text_tells_what_a_bot_played_for_it_while_its_link_was_down(
         tmp_path: Path) -> None:
     server, invite = host(tmp_path / "host", "--players", "2", "--deals", "2", "--seed", "12",
                           "--away-timeout", "0.2", "--ping-timeout", "1", "--deal-pause", "0")
-    join = Proc(command("join", invite, "--text", "--auto", "0.05", "--name", "Ann"),
+    join = Proc(command("join", invite, "--text", "--auto", "0.05", "--name", "Ann",
+                        "--cards", "codes"),
                 tmp_path / "ann")
     join.read_until(r"You sit at South", 60)
-    bob = Proc(command("join", invite, "--auto", "0.05", "--name", "Bob"), tmp_path / "bob")
+    bob = Proc(command("join", invite, "--auto", "0.05", "--name", "Bob", "--cards", "codes"), tmp_path / "bob")
     try:
-        join.read_until(r"Ann plays ", 60)
+        join.read_until(r"^You \S+$", 60)
         join.popen.send_signal(signal.SIGSTOP)  # asleep: pings go unanswered
         try:  # the table drops the player, and a bot plays for them to the game's end
             kept = tmp_path / "host" / "table" / "records"
@@ -66,14 +74,14 @@ def test_join_text_tells_what_a_bot_played_for_it_while_its_link_was_down(
         assert from_record(record).is_over
         mine = [i["card"] for i in record.get("incidents", []) if i["seat"] == 0]
         assert mine, "no card was played for the player while away"
-        assert "While you were away:" in join.lines
+        assert "Back at the table." in join.lines
         plays, for_you = told(join.lines)
         # each card a bot played for the player is said so, once, and every card of the
         # game is told once: none missed, none twice
         assert sorted(for_you) == sorted(mine)
         assert plays == Counter(cards_of(record)), [c for c, n in plays.items() if n != 1]
-        assert sum(1 for line in join.lines if line.startswith("Deal over: ")) == 2
-        assert sum(1 for line in join.lines if line.startswith("Game over")) == 1
+        assert sum(1 for line in join.lines if re.match(r"Deal \d+: ", line)) == 2
+        assert sum(1 for line in join.lines if line.startswith("The game is over.")) == 1
         assert bob.wait(60) == 0 and server.wait(90) == 0
     finally:
         for proc in (join, bob, server):
@@ -89,29 +97,31 @@ def test_join_text_tells_what_was_played_while_the_host_was_down_and_back(
     home = tmp_path / "host"
     server, invite = host(home, "--players", "2", "--deals", "1", "--seed", "5",
                           "--away-timeout", "0.2", "--deal-pause", "0")
-    ann = Proc(command("join", invite, "--text", "--auto", "0.05", "--name", "Ann"),
+    ann = Proc(command("join", invite, "--text", "--auto", "0.05", "--name", "Ann",
+                        "--cards", "codes"),
                tmp_path / "ann")
     ann.read_until(r"You sit at South", 60)
-    bob = Proc(command("join", invite, "--auto", "0.05", "--name", "Bob"), tmp_path / "bob")
+    bob = Proc(command("join", invite, "--auto", "0.05", "--name", "Bob", "--cards", "codes"), tmp_path / "bob")
     procs = [server, ann, bob]
     try:
         for _ in range(2):
-            ann.read_until(r"wins the trick", 60, since=len(ann.lines))
+            ann.read_until(r"^\S+ wins?;", 60, since=len(ann.lines))
         ann.popen.send_signal(signal.SIGSTOP)  # Ann will try again later than Bob
         server.kill()  # kill -9 in the middle of the deal
         server = Proc(command("host", "--no-seat", "--resume"), home)
         procs.append(server)
         server.read_until(INVITE, 60)
-        bob.read_until(r"Lost the table", 60)
-        lost = max(i for i, line in enumerate(bob.lines) if "Lost the table" in line)
-        bob.read_until(r"^\S.* plays ", 60, since=lost)  # the game went on without Ann
+        bob.read_until(r"Connection lost", 60)
+        lost = max(i for i, line in enumerate(bob.lines) if "Connection lost" in line)
+        # the game went on without Ann
+        bob.read_until(r"^(?:South|West|North|East) \S+$", 60, since=lost)
         ann.popen.send_signal(signal.SIGCONT)
         assert ann.wait(120) == 0, "\n".join(ann.lines[-40:])
         record = records_in(tmp_path / "ann")[0]
-        assert "While you were away:" in ann.lines
+        assert "Back at the table." in ann.lines
         plays, _ = told(ann.lines)
         assert plays == Counter(cards_of(record)), [c for c, n in plays.items() if n != 1]
-        assert sum(1 for line in ann.lines if line.startswith("Deal over: ")) == 1
+        assert sum(1 for line in ann.lines if re.match(r"Deal \d+: ", line)) == 1
         assert bob.wait(60) == 0
     finally:
         for proc in procs:

@@ -126,7 +126,7 @@ def test_setup_hosts_a_table_and_a_guest_appears_in_the_lobby(tmp_path: Path) ->
         mark = len(app.raw)
         app.type(b"y")
         app.until(r"nobody wants a trick", 60, since=mark)  # back in setup
-        guest.read_until(r"Lost the table", 60)  # the table closed under the guest
+        guest.read_until(r"Connection lost", 60)  # the table closed under the guest
         app.type(b"\x11")  # ctrl+q
         status = app.wait()
         reports = "".join(f.read_text() for f in sorted(home.rglob("crash-*.log")))
