@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from ..session import game_session as gs
 from ..session import words
-from ..session.protocol import (
+from ..session.messages import (
     AskHint,
     DealBegun,
     GameOver,
@@ -38,7 +38,7 @@ from ..session.protocol import (
 from ..textsafe import one_line
 from .answers import HELP, Answers
 from .cards import CARD_STYLES, CardWords, choose
-from .reader import LineReader
+from .reader import Typed
 from .work import Event, Outs, Timer, Work
 
 if TYPE_CHECKING:
@@ -61,7 +61,7 @@ class LineFront(Answers, Work):
     typed come from ``reader``. :meth:`run` returns when the game is over, the player quits
     or the input ends (the game is saved either way)."""
 
-    def __init__(self, session: SeatSession, reader: LineReader,
+    def __init__(self, session: SeatSession, reader: Typed,
                  write: Callable[[str], None], *, cards: CardWords = DEFAULT_CARDS,
                  labels: words.Labels = words.SEAT_LABELS,
                  rules: Callable[[], str] | None = None) -> None:
@@ -266,8 +266,8 @@ class LineFront(Answers, Work):
         if state.assisted:
             self.say(f"Help used: {self.session.help_used()}; the game counts as assisted.")
         path = self.session.record_path
-        if path is not None:
-            self.say(f"The record is kept in {path}.")
+        if path is not None or not self.at_table:  # (a table's own seat: the table keeps it)
+            self.say(words.record_place(path, state.save_problem))
 
     # --- the prompt -----------------------------------------------------------------------------
     def prompt(self, again: bool = False) -> None:

@@ -11,8 +11,19 @@ import os
 import stat
 import sys
 import threading
+from typing import Protocol
 
 from ..textsafe import UNSAFE
+
+
+class Typed(Protocol):
+    """Where the player's lines come from (standard input, or cards played by themselves):
+    ``live`` when lines may come at any time, rather than being read at each prompt."""
+
+    live: bool
+
+    async def get(self) -> str | None:
+        """The next line (None: nothing more will come)."""
 
 
 class LineReader:
@@ -102,4 +113,4 @@ def _stdin() -> int | None:
         return None
 
 
-__all__ = ["LineReader"]
+__all__ = ["LineReader", "Typed"]

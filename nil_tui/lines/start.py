@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from ..options import PlayOptions
+from ..options import SCORINGS, PlayOptions, PlayOverrides, as_scoring
 from ..session.home import Home, Play, Refused, ShowChallenge, StartNew, Step, open_store
 from ..session.saving import SAVED_AGAIN, Keeper
 from ..textsafe import one_line
@@ -250,11 +250,15 @@ def run(main: Callable[[Lines], object], cards: str = "words") -> int:
             code = await main(lines)  # type: ignore[misc]
             return int(code or 0)
         except asyncio.CancelledError:  # the game in progress is saved, and said so
-            if lines.home.session is not None and not lines.home.session.game.is_over:
-                lines.home.save_now()
+            session = lines.home.session
+            if session is not None and not session.game.is_over:
+                if lines.home.save(session.game):
+                    said = "The game is saved: nil-tui resume --text goes on with it."
+                else:
+                    why = lines.home.keeper.problem or "it could not be written."
+                    said = f"The game is not saved: {one_line(why)}"
                 try:
-                    lines.write("Interrupted. The game is saved: nil-tui resume --text goes "
-                                "on with it.")
+                    lines.write(f"Interrupted. {said}")
                 except OSError:
                     pass  # the terminal is gone (SIGHUP)
             raise
@@ -269,11 +273,11 @@ def run(main: Callable[[Lines], object], cards: str = "words") -> int:
         return 128 + (ended_by[0] if ended_by else signal.SIGTERM)
 
 
-def play(overrides: dict[str, object], cards: str = "words") -> int:
+def play(overrides: PlayOverrides, cards: str = "words") -> int:
     """``nil-tui play --text``: the last settings with the command line's over them."""
 
     async def main(lines: Lines) -> int:
-        options = replace(lines.home.load_options(), **overrides)  # type: ignore[arg-type]
+        options = overrides.over(lines.home.load_options())
         return await lines.play(StartNew(options))
 
     return run(main, cards)
@@ -342,8 +346,8 @@ def setup(cards: str = "words") -> int:
         levels = tuple(name for name in LEVELS)
         level = await lines.ask(f"The bots' level: {', '.join(levels)}?", base.bots[0],
                                 levels)
-        scoring = await lines.ask("Scoring: classic, or pool?", base.scoring,
-                                  ("classic", "pool"))
+        scoring = as_scoring(await lines.ask("Scoring: classic, or pool?", base.scoring,
+                                             SCORINGS))
         options = replace(base, deals=deals, bots=(level, level, level), scoring=scoring,
                           seed=None, challenge=None, from_setup=True)
         return await lines.play(StartNew(options))

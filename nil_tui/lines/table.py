@@ -21,7 +21,7 @@ from ..session.words import seat_labels, table_notice
 from ..textsafe import one_line
 from .cards import CardWords
 from .front import LineFront
-from .reader import LineReader
+from .reader import LineReader, Typed
 
 if TYPE_CHECKING:
     from ..engine import Game
@@ -109,9 +109,8 @@ async def play_seat(client: TableClient, *, auto: float | None, home: Path | Non
                                 reconnect=reconnect)
         if not await session.ready():
             return _gone(client, lost_for_good)
-        typed = reader if reader is not None else AutoPlayer(session, auto or 0.0)
-        front = LineFront(session, typed, say,  # type: ignore[arg-type]
-                          cards=cards or CardWords(),
+        typed: Typed = reader if reader is not None else AutoPlayer(session, auto or 0.0)
+        front = LineFront(session, typed, say, cards=cards or CardWords(),
                           labels=seat_labels(session.home_seat))
         await front.run()
         if front.finished:

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..engine import SEAT_NAMES, Card, Cut, describe_result
-from .protocol import (
+from .messages import (
     AWAY,
     FOR_THEM,
     BotFailed,
@@ -271,6 +271,16 @@ def news(item: object, labels: Labels = SEAT_LABELS, *, brief: bool = False) -> 
     return None
 
 
+def record_place(path: object, problem: str | None, what: str = "game") -> str:
+    """Where a finished game's record went, or the plain truth that it is not saved: why
+    (and whether saving is tried again), and the record file wherever it was written."""
+    if path is not None and problem is None:
+        return f"The record is kept in {path}."
+    why = problem or "the data folder could not be written."
+    text = f"This {what} is not saved: {why}"
+    return text + (f" Its record was written as {path}." if path is not None else "")
+
+
 # --- the seats of a shared table ------------------------------------------------------------
 def table_notice(event: Mapping[str, Any], names: Sequence[str]) -> str | None:
     """What a shared table said of its seats, in a line (the lobby and a seat played in
@@ -315,7 +325,8 @@ def assisted(what: str) -> str:
 __all__ = [
     "AWAY", "FOR_THEM", "SEAT_LABELS", "Aside", "Labels", "Part", "Said", "assisted", "count",
     "cut", "deal_begun", "deal_over", "deals", "describe_saved", "game_over", "incident_words",
-    "names_list", "news", "object_name", "percent", "played", "resume_point", "resumed", "says",
+    "names_list", "news", "object_name", "percent", "played", "record_place", "resume_point",
+    "resumed", "says",
     "seat_labels", "seat_subject", "still_clean", "table_notice", "taken_back", "trick_won",
     "under_the_table", "verb",
 ]
