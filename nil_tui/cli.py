@@ -13,7 +13,16 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from . import __version__, argtypes
 from .argtypes import UsageError
-from .options import BOT_SEATS, SPEEDS, PlayOptions
+from .options import (
+    BOT_SEATS,
+    SCORINGS,
+    SPEEDS,
+    OptionError,
+    PlayOptions,
+    PlayOverrides,
+    as_scoring,
+    as_speed,
+)
 from .recordfile import MAX_RECORD_BYTES, load_game
 from .textsafe import OutputError, SafeStream, layout, one_line, write_err, write_out
 
@@ -89,7 +98,7 @@ def _add_play(sub: Any, _: bool) -> None:
     play.add_argument("--bots", metavar="W=SPEC,N=SPEC,E=SPEC", default=None,
                       help="bot per seat, e.g. W=easy,N=hard,E=expert (a seat left out "
                       "plays at the --difficulty level, else normal)")
-    play.add_argument("--scoring", choices=("classic", "pool"), default=None,
+    play.add_argument("--scoring", choices=SCORINGS, default=None,
                       help="how deals are scored: classic, or pool (the original game's: "
                       "points paid into a pool that a clean player collects; see nil-tui "
                       "rules)")
@@ -416,33 +425,24 @@ def challenge_date(date: str | None) -> str | None:
     return date
 
 
-def play_overrides(args: argparse.Namespace) -> dict[str, object]:
+def play_overrides(args: argparse.Namespace) -> PlayOverrides:
     """What ``nil-tui play``'s command line says, for this game only; the rest comes from the
     settings last chosen in setup, which the app reads after its first frame (the store is
     not opened before it)."""
-    overrides: dict[str, object] = {"seed": args.seed}
-    if args.deals:
-        overrides["deals"] = args.deals
+    bots = None
     if args.difficulty is not None or args.bots is not None:
-        overrides["bots"] = parse_bots(args.difficulty, args.bots,
-                                       PlayOptions().bots)
-    if args.speed:
-        overrides["speed"] = args.speed
-    if args.ascii is not None:
-        overrides["ascii"] = args.ascii
-    if args.four_color is not None:
-        overrides["four_color"] = args.four_color
-    if args.auto_play is not None:
-        overrides["auto_play"] = args.auto_play
-    if args.wait_after_trick is not None:
-        overrides["trick_pause"] = "key" if args.wait_after_trick else "brief"
-    if args.theme is not None:
-        overrides["theme"] = args.theme
-    if args.meter is not None:
-        overrides["meter"] = args.meter
-    if args.scoring is not None:
-        overrides["scoring"] = args.scoring
-    return overrides
+        bots = parse_bots(args.difficulty, args.bots, PlayOptions().bots)
+    wait = args.wait_after_trick
+    try:
+        return PlayOverrides(
+            seed=args.seed, deals=args.deals or None, bots=bots,
+            speed=None if args.speed is None else as_speed(args.speed),
+            ascii=args.ascii, four_color=args.four_color, auto_play=args.auto_play,
+            trick_pause=None if wait is None else ("key" if wait else "brief"),
+            theme=args.theme, meter=args.meter,
+            scoring=None if args.scoring is None else as_scoring(args.scoring))
+    except OptionError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

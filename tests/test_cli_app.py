@@ -14,6 +14,7 @@ import pytest
 
 from nil_tui import cli
 from nil_tui.engine import Game
+from nil_tui.options import PlayOverrides
 
 
 def run(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
@@ -131,7 +132,7 @@ def test_play_passes_only_what_the_command_line_says(monkeypatch: pytest.MonkeyP
     from nil_tui.tui import launch
 
     seen = {}
-    monkeypatch.setattr(launch, "play_command", lambda overrides: seen.update(overrides) or 0)
+    monkeypatch.setattr(launch, "play_command", lambda overrides: seen.update(overrides.given()) or 0)
     assert cli.main(["play", "--deals", "3", "--difficulty", "easy", "--ascii"]) == 0
     assert seen == {"seed": None, "deals": 3, "bots": ("easy", "easy", "easy"), "ascii": True}
 
@@ -140,7 +141,7 @@ def test_every_on_off_flag_of_play_has_a_no_form(monkeypatch: pytest.MonkeyPatch
     from nil_tui.tui import launch
 
     seen: dict[str, object] = {}
-    monkeypatch.setattr(launch, "play_command", lambda overrides: seen.update(overrides) or 0)
+    monkeypatch.setattr(launch, "play_command", lambda overrides: seen.update(overrides.given()) or 0)
     assert cli.main(["play", "--no-ascii", "--no-four-color"]) == 0
     assert seen == {"seed": None, "ascii": False, "four_color": False}
     seen.clear()
@@ -183,7 +184,7 @@ def test_play_takes_any_textual_theme_and_the_largest_seed(
     from nil_tui.tui import launch
 
     seen: dict[str, object] = {}
-    monkeypatch.setattr(launch, "play_command", lambda overrides: seen.update(overrides) or 0)
+    monkeypatch.setattr(launch, "play_command", lambda overrides: seen.update(overrides.given()) or 0)
     for name in BUILTIN_THEMES:
         assert cli.main(["play", "--theme", name, "--seed", str(MAX_SEED)]) == 0
         assert seen == {"seed": MAX_SEED, "theme": name}
@@ -210,7 +211,7 @@ async def test_play_asks_who_plays_for_a_saved_level_that_is_missing() -> None:
     store = Store.open()
     store.save_settings({"bots": ["gone", "easy", "easy"], "deals": 4})
     store.close()
-    app = NilApp("play", overrides={"seed": 1, "speed": "instant"})
+    app = NilApp("play", overrides=PlayOverrides(seed=1, speed="instant"))
     async with app.run_test(size=(100, 32)) as pilot:
         for _ in range(100):
             await app.workers.wait_for_complete()

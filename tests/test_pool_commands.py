@@ -57,8 +57,8 @@ def test_an_unknown_scoring_is_one_line_and_exit_2(tmp_path: Path) -> None:
 
 def test_play_takes_the_scoring_for_its_game() -> None:
     args = build_parser().parse_args(["play", "--scoring", "pool", "--deals", "2"])
-    assert play_overrides(args)["scoring"] == "pool"
-    assert "scoring" not in play_overrides(build_parser().parse_args(["play"]))
+    assert play_overrides(args).scoring == "pool"
+    assert play_overrides(build_parser().parse_args(["play"])).scoring is None
     assert PlayOptions().scoring == "classic"
     assert options_from_dict({"scoring": "pool"}).scoring == "pool"
     assert options_from_dict({"scoring": "bridge"}).scoring == "classic"

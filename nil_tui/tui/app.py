@@ -13,7 +13,7 @@ from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen, Screen
 
-from ..options import PlayOptions
+from ..options import PlayOptions, PlayOverrides
 from ..session.home import LOOK, first_run, open_store
 from . import opening
 from .guarded_app import GuardedApp
@@ -53,7 +53,7 @@ class NilApp(GuardedApp):
 
     def __init__(self, start: str = "setup", options: PlayOptions | None = None,
                  game: Game | None = None, title: str | None = None,
-                 store: Store | None = None, overrides: dict[str, Any] | None = None,
+                 store: Store | None = None, overrides: PlayOverrides | None = None,
                  opener: Opener | None = None, challenge_date: str | None = None) -> None:
         from ..session.home import Home
         from ..session.saving import Keeper
@@ -160,9 +160,7 @@ class NilApp(GuardedApp):
         elif self.start not in ("replay",):
             self._announce_store()
         if self.start == "play" and self.overrides is not None:
-            from dataclasses import replace
-
-            self.options = replace(self.home.load_options(), **self.overrides)
+            self.options = self.overrides.over(self.home.load_options())
         # Drawn in ASCII from the first screen on (a question before the table too)
         from .ascii import use_ascii
 

@@ -7,28 +7,45 @@ and ends however the app ends: see :mod:`nil_tui.tui.lifecycle`."""
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ..options import PlayOptions
+from ..options import PlayOptions, PlayOverrides
 
 if TYPE_CHECKING:
     from ..engine import Game
+    from ..store import Store
 
 
-def _run(start: str, command: str, **kwargs: Any) -> int:
+@dataclass(frozen=True)
+class Start:
+    """What the app opens first, and with what."""
+
+    screen: str  # setup, play, resume, replay, history, stats or challenge
+    options: PlayOptions | None = None
+    overrides: PlayOverrides | None = None
+    game: Game | None = None
+    title: str | None = None
+    store: Store | None = None
+    challenge_date: str | None = None
+
+
+def _run(start: Start, command: str) -> int:
     from . import lifecycle
 
     problem = lifecycle.missing_terminal(command)
     if problem:
-        store = kwargs.get("store")
-        if store is not None:
-            store.close()
+        if start.store is not None:
+            start.store.close()
         lifecycle.say(problem)  # (or the terminal closed as the app started)
         return lifecycle.EXIT_NO_TERMINAL
     quick_start()
     from .app import NilApp
 
-    return lifecycle.run(NilApp(start, **kwargs), command)
+    app = NilApp(start.screen, options=start.options, game=start.game, title=start.title,
+                 store=start.store, overrides=start.overrides,
+                 challenge_date=start.challenge_date)
+    return lifecycle.run(app, command)
 
 
 # While the app starts: Textual's output thread writes each frame while the app goes on
@@ -67,17 +84,17 @@ def quick_start_over() -> None:
 
 
 def setup() -> int:
-    return _run("setup", "nil-tui")
+    return _run(Start("setup"), "nil-tui")
 
 
 def play(options: PlayOptions) -> int:
     """A game with exactly these options."""
-    return _run("play", "nil-tui play", options=options)
+    return _run(Start("play", options=options), "nil-tui play")
 
 
-def play_command(overrides: dict[str, object]) -> int:
+def play_command(overrides: PlayOverrides) -> int:
     """``nil-tui play``: the last settings with the command line's choices over them."""
-    return _run("play", "nil-tui play", overrides=overrides)
+    return _run(Start("play", overrides=overrides), "nil-tui play")
 
 
 def resume() -> int:
@@ -92,19 +109,19 @@ def resume() -> int:
               "nil-tui resume: there is no saved game (start one with nil-tui play)",
               file=sys.stderr)
         return 1
-    return _run("resume", "nil-tui resume", store=store)
+    return _run(Start("resume", store=store), "nil-tui resume")
 
 
 def replay(game: Game, source: str) -> int:
-    return _run("replay", "nil-tui replay", game=game, title=f"Replay of {source}")
+    return _run(Start("replay", game=game, title=f"Replay of {source}"), "nil-tui replay")
 
 
 def history() -> int:
-    return _run("history", "nil-tui history")
+    return _run(Start("history"), "nil-tui history")
 
 
 def stats() -> int:
-    return _run("stats", "nil-tui stats")
+    return _run(Start("stats"), "nil-tui stats")
 
 
 def challenge(date: str | None) -> int:
@@ -112,4 +129,4 @@ def challenge(date: str | None) -> int:
     player is): its result when finished, where it stopped when under way, else a new one."""
     from ..challenge import today
 
-    return _run("challenge", "nil-tui challenge", challenge_date=date or today())
+    return _run(Start("challenge", challenge_date=date or today()), "nil-tui challenge")

@@ -120,7 +120,7 @@ def test_a_seat_in_lines_beside_the_real_table_screen(tmp_path: Path,
                 ann = await _seated(table.invite, 0, "Ann")
                 bob = await _seated(table.invite, 2, "Bob")
                 await ann.start()
-                app.home.options = PlayOptions(speed="fast", trick_pause="timed")
+                app.home.options = PlayOptions(speed="fast", trick_pause="brief")
                 show_remote_table(app, ann, home=home)
                 lines = RemoteSession(bob, PlayOptions(speed="instant"))
                 assert await lines.ready()

@@ -131,7 +131,7 @@ async def test_the_table_screens_session_tells_what_was_missed_once_back() -> No
             await bob.connect()
             return True
 
-        remote = RemoteSession(bob, PlayOptions(speed="instant", trick_pause="timed",
+        remote = RemoteSession(bob, PlayOptions(speed="instant", trick_pause="brief",
                                                  auto_play=False), reconnect=back)
         assert await remote.ready()
         said: list[Any] = []

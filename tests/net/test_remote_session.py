@@ -82,7 +82,7 @@ class FakeClient:
 
 
 def _session(client: FakeClient, **options: Any) -> RemoteSession:
-    look = PlayOptions(speed="instant", trick_pause="timed", auto_play=False)
+    look = PlayOptions(speed="instant", trick_pause="brief", auto_play=False)
     from dataclasses import replace
 
     return RemoteSession(client, replace(look, **options),  # type: ignore[arg-type]
@@ -227,7 +227,7 @@ def test_the_table_screen_plays_a_shared_table_by_keys(size: tuple[int, int], tm
             async with app.run_test(size=size) as pilot:
                 client = await _seated(table.invite, 1, "Wes")
                 await client.start()
-                app.home.options = PlayOptions(speed="fast", trick_pause="timed")
+                app.home.options = PlayOptions(speed="fast", trick_pause="brief")
                 show_remote_table(app, client, home=nil_home)
                 seen_summary = False
                 said: list[tuple[str, bool]] = []
@@ -307,7 +307,7 @@ def test_game_over_at_a_shared_table_offers_leaving_it_not_a_game_against_bots(
             async with app.run_test(size=(100, 32)) as pilot:
                 client = await _seated(table.invite, 2, "Bob")
                 await client.start()
-                app.home.options = PlayOptions(speed="fast", trick_pause="timed")
+                app.home.options = PlayOptions(speed="fast", trick_pause="brief")
                 show_remote_table(app, client, home=nil_home)
                 seat_line = ""
                 for _ in range(3000):

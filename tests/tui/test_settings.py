@@ -18,7 +18,7 @@ from tui_helpers import BlockingPlayer, blocking_opener, settle, table
 
 from nil_tui.bots import LEVELS
 from nil_tui.engine import Game, describe_result
-from nil_tui.options import PlayOptions
+from nil_tui.options import PlayOptions, PlayOverrides
 from nil_tui.session.game_session import PAUSES
 from nil_tui.store import Store
 from nil_tui.tui.app import NilApp
@@ -75,7 +75,7 @@ async def test_setup_keeps_its_choices_and_flags_do_not_change_them() -> None:
     assert "from_setup" not in kept
 
     # nil-tui play --no-ascii --deals 2: this game only.
-    app = NilApp("play", overrides={"seed": 1, "ascii": False, "deals": 2, "speed": "instant"})
+    app = NilApp("play", overrides=PlayOverrides(seed=1, ascii=False, deals=2, speed="instant"))
     async with app.run_test(size=(100, 32)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, ReplaceSaved)  # the game started in setup is kept
@@ -99,7 +99,7 @@ async def test_setup_keeps_its_choices_and_flags_do_not_change_them() -> None:
 async def test_plain_play_starts_from_the_setup_choices() -> None:
     keep_settings({"deals": 4, "ascii": True, "speed": "instant",
                    "bots": ["easy", "hard", "easy"]})
-    app = NilApp("play", overrides={"seed": 3})
+    app = NilApp("play", overrides=PlayOverrides(seed=3))
     async with app.run_test(size=(100, 32)) as pilot:
         await settle(app, pilot)
         screen = table(app)
@@ -108,8 +108,8 @@ async def test_plain_play_starts_from_the_setup_choices() -> None:
 
 
 async def test_a_command_line_game_keeps_no_settings() -> None:
-    app = NilApp("play", overrides={"seed": 1, "ascii": True, "four_color": True,
-                                    "speed": "instant", "theme": "nord"})
+    app = NilApp("play", overrides=PlayOverrides(seed=1, ascii=True, four_color=True,
+                                             speed="instant", theme="nord"))
     async with app.run_test(size=(100, 32)) as pilot:
         await settle(app, pilot)
         assert table(app).options.ascii and app.theme == "nord"

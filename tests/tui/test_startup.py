@@ -10,6 +10,7 @@ from pathlib import Path
 
 FIRST_FRAME = """
 import asyncio, sys
+from nil_tui.options import PlayOverrides
 from nil_tui.tui.app import NilApp
 
 loaded = []
@@ -22,7 +23,7 @@ def first_frame(self):
 NilApp.table_shown = first_frame
 
 async def main():
-    app = NilApp("play", overrides={"seed": 1})
+    app = NilApp("play", overrides=PlayOverrides(seed=1))
     async with app.run_test(size=(100, 32)) as pilot:
         while not loaded:
             await pilot.pause()
@@ -59,10 +60,11 @@ async def test_the_table_is_styled_once_before_its_first_frame_and_again_after_a
     from textual.color import Color
     from textual.dom import DOMNode
 
+    from nil_tui.options import PlayOverrides
     from nil_tui.tui.app import NilApp
     from nil_tui.tui.screens.table import TableScreen
 
-    app = NilApp("play", overrides={"seed": 1, "speed": "slow"})
+    app = NilApp("play", overrides=PlayOverrides(seed=1, speed="slow"))
     restyled: list[DOMNode] = []
     update_styles = app.update_styles
 

@@ -434,7 +434,7 @@ def test_play_flags_for_auto_play_and_the_trick_pause(monkeypatch: Any) -> None:
     from nil_tui.tui import launch
 
     seen: dict[str, object] = {}
-    monkeypatch.setattr(launch, "play_command", lambda overrides: seen.update(overrides) or 0)
+    monkeypatch.setattr(launch, "play_command", lambda overrides: seen.update(overrides.given()) or 0)
     assert cli.main(["play", "--no-auto-play", "--wait-after-trick"]) == 0
     assert seen == {"seed": None, "auto_play": False, "trick_pause": "key"}
     seen.clear()

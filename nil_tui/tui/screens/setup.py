@@ -14,7 +14,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
 from ...engine.game import MAX_DEALS
-from ...options import DEFAULT_LEVEL, SPEEDS, PlayOptions
+from ...options import DEFAULT_LEVEL, SPEEDS, PlayOptions, as_speed
 from ..ascii import use_ascii
 from ..words import resume_point
 from .base import NilScreen
@@ -340,7 +340,7 @@ class SetupScreen(NilScreen):
             return None
         self._error(None)
         bots = tuple(str(self.query_one(f"#bot-{i}", Select).value) for i in range(3))
-        speed = str(self.query_one("#speed", Select).value)
+        speed = as_speed(self.query_one("#speed", Select).value)
         # Chosen here, so kept as the player's settings when the game starts; the theme is
         # the one on screen (the command palette may have changed it).
         return replace(self.options, deals=deals, seed=seed, speed=speed,
@@ -358,7 +358,7 @@ class SetupScreen(NilScreen):
     def read_look(self) -> PlayOptions:
         """The settings on screen that a daily challenge keeps (its deals, bots and seed are
         its own): speed, suits, colours, forced cards, the pause after a trick, the theme."""
-        return replace(self.options, speed=str(self.query_one("#speed", Select).value),
+        return replace(self.options, speed=as_speed(self.query_one("#speed", Select).value),
                        ascii=self.query_one("#ascii", Checkbox).value,
                        four_color=self.query_one("#four", Checkbox).value,
                        auto_play=self.query_one("#auto-play", Checkbox).value,
