@@ -14,16 +14,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Literal, NamedTuple, TypeVar
 
 from ..options import PlayOptions, options_from_dict
-from .starting import options_of
+from .starting import options_of, plugin_seats
 
 if TYPE_CHECKING:
     from ..challenge import ReferenceNews
     from ..driver import Opener
     from ..engine import Game
     from ..store import ChallengeFound, Store
+    from ..store.rows import Saved
+    from ..store.summaries import JSONObject
     from .game_session import GameSession
     from .reference import References
     from .saving import Keeper
@@ -31,6 +33,8 @@ if TYPE_CHECKING:
 LOOK = ("speed", "ascii", "four_color", "theme", "trick_pause", "auto_play")
 """The options that are the player's look of the table, not the game's: a resumed game takes
 the player's current ones (its deals, bots, seed, challenge and meter are its own)."""
+
+_T = TypeVar("_T")
 
 _UNREADABLE = (ValueError, TypeError, KeyError)  # with RecordError: a record that cannot be read
 
@@ -96,6 +100,12 @@ class Refused(NamedTuple):
 
 
 Step = Play | ShowChallenge | StartNew | Refused
+
+
+class AskReplace(NamedTuple):
+    """A new game would replace this unfinished saved game: the player is asked first."""
+
+    saved: Saved
 STEPS = (Play, ShowChallenge, StartNew, Refused)  # (each a tuple: tell them by class)
 
 
@@ -147,18 +157,17 @@ class Home:
         if self._references is not None:
             self._references.stop()
 
-    def _guarded(self, what: str, call: Callable[[], Any], failed: Any) -> Any:
-        return self.keeper.guarded(what, call, failed)
+    def _guarded(self, what: str, call: Callable[[Store], _T], failed: _T) -> _T:
+        """``call(store)``, guarded: an error becomes a problem the player is told of, and
+        ``failed`` the answer (the store is opened when first needed)."""
+        return self.keeper.guarded(what, lambda: call(self.keeper.store()), failed)
 
-    def _store_call(self, what: str, name: str, *args: Any, failed: Any = None) -> Any:
-        """``store.<name>(*args)``, guarded (the store is opened when first needed)."""
-        return self._guarded(what, lambda: getattr(self.keeper.store(), name)(*args), failed)
-
-    def saved(self) -> tuple[dict[str, Any], Any] | None:
+    def saved(self) -> Saved | None:
         """The saved game's record and options, when there is one."""
-        found: tuple[dict[str, Any], Any] | None = self._store_call(
-            "read the saved game", "load_current")
-        return found
+        return self._guarded("read the saved game", lambda store: store.load_current(), None)
+
+    def _settings(self) -> JSONObject:
+        return self._guarded("read the settings", lambda store: store.load_settings(), {})
 
     # --- saving ---------------------------------------------------------------------------
     def save(self, game: Game) -> bool:
@@ -189,13 +198,12 @@ class Home:
         del settings["from_setup"]
         settings["seed"] = None  # a seed belongs to one game, not to the player's settings
         settings["theme"] = options.theme or theme
-        self._store_call("keep the settings", "save_settings", settings, failed=False)
+        self._guarded("keep the settings", lambda store: store.save_settings(settings), False)
 
     def load_options(self) -> PlayOptions:
         """The player's settings (over the options in use, never a challenge's date: a
         challenge is started as one, never by settings)."""
-        settings: dict[str, Any] = {} if self.store_later else self._store_call(
-            "read the settings", "load_settings", failed={})
+        settings = {} if self.store_later else self._settings()
         base = self.options
         if base.challenge is not None:  # its deals, bots and seed are its own; its look is not
             base = replace(PlayOptions(), speed=base.speed, ascii=base.ascii,
@@ -204,13 +212,12 @@ class Home:
                            extra=base.extra)
         return options_from_dict(settings or {}, base)
 
-    def look_now(self, look: PlayOptions | None = None) -> dict[str, Any]:
+    def look_now(self, look: PlayOptions | None = None) -> dict[str, object]:
         """The player's look as options: those of ``look`` (the look chosen on screen, or
         given for a new game) or else the player's settings (the keys they have)."""
         if look is not None:
             return {key: getattr(look, key) for key in LOOK}
-        settings: dict[str, Any] = self._store_call("read the settings", "load_settings",
-                                                    failed={})
+        settings = self._settings()
         return {key: settings[key] for key in LOOK if key in settings}
 
     # --- starting, resuming, replacing ------------------------------------------------------
@@ -226,6 +233,17 @@ class Home:
             self.save_settings(options, theme)
         return new_game(options)
 
+    def start_new(self, options: PlayOptions, theme: str, *, replace_saved: bool = False,
+                  save_problem: Callable[[], str | None]) -> GameSession | AskReplace:
+        """A new game of these options, its session open; or, when it would replace an
+        unfinished saved game (and ``replace_saved`` does not say the player chose so), the
+        question to ask first. A first run has no saved game."""
+        if not replace_saved and not self.store_later:
+            saved = self.saved()
+            if saved is not None:
+                return AskReplace(saved)
+        return self.open(self.new_game(options, theme), save_problem=save_problem)
+
     def settings_now_kept(self, theme: str) -> None:
         """The store of a first run exists now: keep the settings of the game that started."""
         options, self.settings_later = self.settings_later, None
@@ -240,15 +258,15 @@ class Home:
 
         saved = self.saved()
         if not saved:  # none here; one may be played by another nil-tui, or unreadable now
-            why: str | None = self._guarded("read the saved game",
-                                            lambda: self.keeper.store().unreadable, None)
+            why = self._guarded("read the saved game", lambda store: store.unreadable, None)
             return Refused(notices=(Notice(why, "warning", 10),) if why else ())
         record, opts = saved
         try:
             game = Game.from_record(record)
         except (RecordError, *_UNREADABLE) as exc:
             reason = str(exc)
-            kept = self._store_call("set the saved game aside", "set_aside_current", reason)
+            kept = self._guarded("set the saved game aside",
+                                 lambda store: store.set_aside_current(reason), None)
             where = f" It was kept as {kept}." if kept else ""
             return Refused(notices=(Notice(f"The saved game cannot be resumed: {reason}."
                                            f"{where}", "error", 12),))
@@ -263,7 +281,7 @@ class Home:
     def from_history(self, game_id: int, look: PlayOptions | None = None) -> Step:
         """Make an unfinished game from history the saved game (the one saved until now goes
         to history in its place) and continue it (in ``look``, see :meth:`resume`)."""
-        if self._store_call("reopen the game", "reopen", game_id) is None:
+        if self._guarded("reopen the game", lambda store: store.reopen(game_id), None) is None:
             return Refused(notices=(Notice("That game could not be reopened.", "error"),))
         step = self.resume(look)
         if isinstance(step, Refused):
@@ -274,7 +292,7 @@ class Home:
     def replace_saved(self, options: PlayOptions) -> Step:
         """The player chose a new game over the saved one: it goes to history first (if it
         cannot, it stays saved and no new game starts)."""
-        kept = self._store_call("keep the saved game", "archive_current")
+        kept = self._guarded("keep the saved game", lambda store: store.archive_current(), None)
         if kept is None and self.saved() is not None:
             return Refused(back=True, notices=(Notice(
                 "The saved game could not be moved to history, so it stays saved; the new "
@@ -290,10 +308,13 @@ class Home:
         if self.session is not None:
             self.session.driver.close()
         self.options = options_of(game, self.options)
-        self.session = open_session(
+        session = open_session(
             game, self.options, opener=self.opener, save=self.save, save_problem=save_problem,
             on_finished=lambda done: self.finish(done, self.options))
-        return self.session
+        self.session = session
+        if not plugin_seats(game):  # the bots are in their seats already
+            self.seated(session)
+        return session
 
     def seated(self, session: GameSession) -> None:
         """The bots are in their seats (a plugin that could not start replaced by the level
@@ -315,7 +336,8 @@ class Home:
         if is_future(date):
             return Refused(back=True, notices=(Notice(
                 f"The challenge of {date} opens on that day.", "warning", 8),))
-        found = self._store_call("look for the challenge", "find_challenge", date)
+        found = self._guarded("look for the challenge", lambda store: store.find_challenge(date),
+                              None)
         notices: tuple[Notice, ...] = ()
         if found is not None:
             opened = self._found_challenge(date, found, look)
@@ -358,7 +380,8 @@ class Home:
             return ()
         if not found["finished"]:
             return self.from_history(game_id, look)
-        record = self._store_call("read the challenge", "load_record", game_id)
+        record = self._guarded("read the challenge", lambda store: store.load_record(game_id),
+                               None)
         notices: tuple[Notice, ...] = ()
         finished: Game | None = None
         try:
@@ -370,5 +393,5 @@ class Home:
         return ShowChallenge(finished, None, played=False)
 
 
-__all__ = ["LOOK", "Home", "Notice", "Play", "Refused", "ShowChallenge", "StartNew", "Step",
+__all__ = ["LOOK", "AskReplace", "Home", "Notice", "Play", "Refused", "ShowChallenge", "StartNew", "Step",
            "first_run", "open_store"]

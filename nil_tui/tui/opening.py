@@ -12,7 +12,7 @@ from rich.markup import escape
 
 from ..driver import short_text
 from ..engine import SEAT_NAMES
-from ..session.home import Play, Refused, ShowChallenge, StartNew
+from ..session.home import AskReplace, Play, Refused, ShowChallenge, StartNew
 
 if TYPE_CHECKING:
     from ..driver import DriverEvent
@@ -43,19 +43,19 @@ def carry_out(app: NilApp, step: Step) -> bool:
 def start_game(app: NilApp, options: PlayOptions, *, replace_saved: bool = False) -> None:
     """A new game with these options. An unfinished saved game is never replaced silently:
     the player chooses to resume it, keep it in history and start anew, or cancel."""
-    if not replace_saved and not app.home.store_later:  # a first run has no saved game
-        saved = app.home.saved()
-        if saved is not None:
-            from ..challenge import record_date
-            from .screens.dialogs import ReplaceSaved
-            from .words import describe_saved
+    opened = app.home.start_new(options, app.theme, replace_saved=replace_saved,
+                                save_problem=lambda: app.save_problem)
+    if isinstance(opened, AskReplace):
+        from ..challenge import record_date
+        from .screens.dialogs import ReplaceSaved
+        from .words import describe_saved
 
-            app.push_screen(ReplaceSaved(describe_saved(saved[0]),
-                                         saved_challenge=record_date(saved[0]),
-                                         new_challenge=options.challenge),
-                            lambda answer: _replace_answer(app, answer, options))
-            return
-    play(app, app.home.new_game(options, app.theme))
+        record = opened.saved[0]
+        app.push_screen(ReplaceSaved(describe_saved(record), saved_challenge=record_date(record),
+                                     new_challenge=options.challenge),
+                        lambda answer: _replace_answer(app, answer, options))
+        return
+    show(app, opened)
 
 
 def _replace_answer(app: NilApp, answer: str | None, options: PlayOptions) -> None:
@@ -77,10 +77,15 @@ def back_to_setup(app: NilApp) -> None:
 
 
 def play(app: NilApp, game: Game) -> None:
-    """Seat the bots of a new or resumed game, then show its table."""
+    """Seat the bots of a resumed game, then show its table."""
+    show(app, app.home.open(game, save_problem=lambda: app.save_problem))
+
+
+def show(app: NilApp, session: GameSession) -> None:
+    """The table of a game just opened, once its plugin bots are seated."""
     from ..session.starting import plugin_seats
 
-    session = app.home.open(game, save_problem=lambda: app.save_problem)
+    game = session.game
     app.apply_look(app.options)
     if game.challenge is not None:
         app.title = f"Daily challenge {game.challenge.date}"
@@ -97,7 +102,6 @@ def play(app: NilApp, game: Game) -> None:
 def show_table(app: NilApp, session: GameSession, notes: tuple[DriverEvent, ...] = ()) -> None:
     from .screens.table import TableScreen
 
-    app.home.seated(session)
     app.replace_stack(TableScreen(session, notes))
 
 
@@ -115,6 +119,7 @@ def seat_plugins(app: NilApp, session: GameSession, seats: list[int]) -> None:
         if session is not app.session:
             return  # another game started meanwhile
         if not failed:
+            app.home.seated(session)  # (a substitute may sit where a plugin could not)
             show_table(app, session, notes)
             return
         from ..driver import SUBSTITUTE
@@ -136,4 +141,4 @@ def seat_plugins(app: NilApp, session: GameSession, seats: list[int]) -> None:
                    name="open_plugins")
 
 
-__all__ = ["back_to_setup", "carry_out", "play", "seat_plugins", "show_table", "start_game"]
+__all__ = ["back_to_setup", "carry_out", "play", "seat_plugins", "show", "show_table", "start_game"]
