@@ -28,10 +28,12 @@ from ..session.messages import (
     Hint,
     MeterReading,
     PlayCard,
+    Played,
     Quit,
     Refused,
     SetMeter,
     TableState,
+    TakenBack,
     TrickTaken,
     Undo,
 )
@@ -82,6 +84,9 @@ class LineFront(Answers, Work):
         self.at_table = not isinstance(session, gs.GameSession)  # a seat of a shared table
         self.input_ended = False  # (at a shared table: the seat is left at its next turn)
         self.closed = False  # the shared table is gone for this seat (said why)
+        self.played_at: tuple[int, int] | None = None  # the turn a card was played for
+        self.in_trick = 0  # the cards said of the trick in play (as they were told)
+        self.led: int | None = None  # the suit they follow
         self.brief = True  # cards and tricks in the fewest words ("long": the log's sentences)
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -161,7 +166,11 @@ class LineFront(Answers, Work):
     def waits_for_player(self, state: TableState) -> bool:
         """Whether the game waits for a line from the player now: their card, the next deal,
         an answer to a question (a file on standard input is read only then)."""
-        return state.pace in ("your_turn", "deal_over") or self.confirm is not None
+        if self.confirm is not None:
+            return True
+        if state.pace == "your_turn":  # (not once its card is on its way to the table)
+            return (state.deal_number, state.turn) != self.played_at
+        return state.pace == "deal_over"
 
     async def _listen(self) -> None:
         """What the session hears by itself (a shared table's news)."""
@@ -216,17 +225,31 @@ class LineFront(Answers, Work):
                 self.say(item.text)
             return
         if isinstance(item, DealBegun):
+            self.in_trick, self.led = 0, None
             self.say(self.deal_start(self.session.state()))
             return
         if isinstance(item, GameOver):
             return  # the game's end is said whole when it is finished
+        if isinstance(item, Played):
+            follows = self.in_trick % 4 != 0 and item.card.suit == self.led
+            if self.in_trick % 4 == 0:
+                self.led = item.card.suit
+            self.in_trick += 1
+            if follows and self.brief and self.cards.style == "words":
+                # The suit led was just said: a card that follows it by its rank, "North 7".
+                forced = " (forced)" if item.forced and self.labels[item.seat] == "You" else ""
+                self.say(f"{self.labels[item.seat]} {self.cards.rank(item.card)}{forced}")
+                return
+        elif isinstance(item, (TakenBack, DealBegun)):
+            trick = self.session.state().trick
+            self.in_trick = len(trick)
+            self.led = trick[0].suit if trick else None
         sentence = words.news(item, self.labels, brief=self.brief)
         if sentence is None:
             return
         line = self.said(sentence)
-        if isinstance(item, TrickTaken):
-            clean = words.still_clean(taken or self.session.state().taken, self.labels)
-            line += f"; {clean[0].lower()}{clean[1:]}" if self.brief else f". {clean}"
+        if isinstance(item, TrickTaken) and not self.brief:  # (briefly: only a change)
+            line += f". {words.still_clean(taken or self.session.state().taken, self.labels)}"
         self.say(line)
 
     def deal_start(self, state: TableState) -> str:
@@ -377,7 +400,10 @@ class LineFront(Answers, Work):
         if not mine:
             self.say("It is not your turn to play.")
             return
-        self.carry_out(self.session.act(PlayCard(chosen.card)))
+        out = self.session.act(PlayCard(chosen.card))
+        if not any(isinstance(item, Refused) for item in out):
+            self.played_at = (state.deal_number, state.turn)  # (a table answers later)
+        self.carry_out(out)
 
     def help_then(self, what: str, action: object,
                   then: Callable[[], None] | None = None) -> None:

@@ -153,10 +153,12 @@ def played(seat: int, card: Card, forced: bool, labels: Labels = SEAT_LABELS, *,
 
 def trick_won(winner: int, card: Card, first_for_winner: bool,
               labels: Labels = SEAT_LABELS, *, brief: bool = False) -> Said:
-    """"North wins the trick with Q♥ — North is no longer clean"; ``brief``: "North wins"
-    (the card was just said; who is still clean is said next)."""
+    """"North wins the trick with Q♥ — North is no longer clean"; ``brief``: "North wins."
+    or "North wins, no longer clean." (the card was just said; only a change in who is
+    clean is said)."""
     if brief:
-        return Said((says(winner, "win", "wins", labels=labels),), "trick")
+        won = says(winner, "win", "wins", labels=labels)
+        return Said((won + (", no longer clean." if first_for_winner else "."),), "trick")
     parts: tuple[Part, ...] = (f"{says(winner, 'win', 'wins', labels=labels)} the trick with ",
                                card)
     if first_for_winner:

@@ -46,13 +46,21 @@ def test_a_whole_game_typed_line_by_line(home: Path, scoring: str, pause: str) -
     assert "under the table" in lines[over + 1], lines[over:]
     game = record_of(lines)
     assert game.is_over and game.scoring == scoring and game.deals
-    # Each card said once as it was played, each trick once with who is still clean.
+    # Each card said once as it was played (a card that follows the suit led by its rank),
+    # each trick once, with its winner's first trick said so.
+    rank = r"(\d+|jack|queen|king|ace)"
     plays = [line for line in lines
-             if re.match(r"(You|West|North|East) (\d+|jack|queen|king|ace) of \w+", line)]
+             if re.match(rf"(You|West|North|East) {rank}( of \w+)?( \(forced\))?$", line)]
     assert len(plays) == sum(len(deal.plays) for deal in game.deals)
-    tricks = [line for line in lines if re.match(r"(You win|\w+ wins); ", line)]
+    played = [(k, deal.plays) for deal in game.deals for k in range(len(deal.plays))]
+    for line, (k, deal_plays) in zip(plays, played, strict=True):
+        follows = k % 4 != 0 and deal_plays[k].card.suit == deal_plays[k - k % 4].card.suit
+        assert (" of " not in line) == follows, (line, deal_plays[k])
+    tricks = [line for line in lines if re.match(r"(You win|\w+ wins)(, no longer clean)?\.$",
+                                                 line)]
     assert len(tricks) == sum(len(deal.tricks) for deal in game.deals)
-    assert all(re.search("; (still clean: .+|nobody is clean)\\.$", t) for t in tricks)
+    firsts = sum(len({t.winner for t in deal.tricks}) for deal in game.deals)
+    assert sum(1 for t in tricks if t.endswith(", no longer clean.")) == firsts
     assert plain(player.transcript) == []
     assert "♥" not in player.transcript.decode()  # words by default, not symbols
     # Each deal's result, then the scores, in the order they happened; the game's end last.
@@ -78,7 +86,8 @@ def test_a_game_killed_goes_on_where_it_stopped(home: Path) -> None:
         player.kill()  # kill -9: nothing is said or saved at the end
     finally:
         player.close()
-    mine = [line for line in before if re.match(r"You \w+ of ", line)]
+    card = r"You \w+( of \w+)?( \(forced\))?$"
+    mine = [line for line in before if re.match(card, line)]
     again = PtyPlayer(home, "resume", "--text")
     try:
         after = again.play(first_card, limit=60)
@@ -87,11 +96,11 @@ def test_a_game_killed_goes_on_where_it_stopped(home: Path) -> None:
         again.close()
     assert after[:2] == ["Type help for the commands.", "Game resumed: deal 1 of 1."]
     # The deal so far is told again: the cards played before the kill, yours among them.
-    assert [line for line in after if re.match(r"You \w+ of ", line)][:len(mine)] == mine
-    # ... and each trick with who was clean then.
-    won = [line for line in before if re.match(r"(You win|\w+ wins); ", line)]
-    assert won and [line for line in after
-                    if re.match(r"(You win|\w+ wins); ", line)][:len(won)] == won
+    assert mine and [line for line in after if re.match(card, line)][:len(mine)] == mine
+    # ... and each trick, with its winner's first trick said so as then.
+    trick = r"(You win|\w+ wins)(, no longer clean)?\.$"
+    won = [line for line in before if re.match(trick, line)]
+    assert won and [line for line in after if re.match(trick, line)][:len(won)] == won
     game = record_of(after)
     assert game.is_over and game.seed == 9
     assert plain(again.transcript) == []

@@ -105,7 +105,7 @@ def test_join_text_tells_what_was_played_while_the_host_was_down_and_back(
     procs = [server, ann, bob]
     try:
         for _ in range(2):
-            ann.read_until(r"^\S+ wins?;", 60, since=len(ann.lines))
+            ann.read_until(r"^\S+ wins?[,.]", 60, since=len(ann.lines))
         ann.popen.send_signal(signal.SIGSTOP)  # Ann will try again later than Bob
         server.kill()  # kill -9 in the middle of the deal
         server = Proc(command("host", "--no-seat", "--resume"), home)

@@ -134,7 +134,7 @@ def test_the_host_killed_and_resumed_across_the_network(net: Net, tmp_path: Path
     procs = [server, a, b]
     try:
         for _ in range(2):
-            a.read_until(r"^\S+ wins?;", 60, since=len(a.lines))
+            a.read_until(r"^\S+ wins?[,.]", 60, since=len(a.lines))
         server.kill()
         server = Proc(command("host", "--no-seat", "--resume",
                               prefix=net.run_in(net.host_ns)), home)
