@@ -76,7 +76,7 @@ async def join_once(url: str, secret: str, header: bool, source: str) -> float |
     """Seconds from connecting to the table's answer to a hello (welcome or error), or None
     when the table turned the connection away."""
     from nil_tui import __version__
-    from nil_tui.net.protocol import INVITE_HEADER, PROTOCOL, hello
+    from nil_tui.net.wire import INVITE_HEADER, PROTOCOL, hello
 
     started = time.monotonic()
     try:
@@ -109,11 +109,11 @@ def flooder(url: str, count: int, seconds: float) -> subprocess.Popen[str]:
 
 
 async def measure(count: int, joins: int) -> dict[str, Any]:
-    from nil_tui.net.server import TableServer
+    from nil_tui.net.server import WireServer
     from nil_tui.net.table import Table, TableConfig
 
     table = Table(TableConfig(deals=1))
-    server = TableServer({"/": table})
+    server = WireServer({"/": table})
     port = await server.start("127.0.0.1", 0)
     url = f"ws://127.0.0.1:{port}/"
     child = await asyncio.to_thread(flooder, url, count, 600.0)

@@ -38,10 +38,10 @@ from websockets.http11 import Response
 from websockets.uri import parse_uri
 
 from nil_tui import __version__
-from nil_tui.net.protocol import INVITE_HEADER, PROTOCOL
-from nil_tui.net.server import Limits, TableServer, collect_less
+from nil_tui.net.server import Limits, WireServer, collect_less
 from nil_tui.net.table import Table, TableConfig
-from nil_tui.session import protocol as session
+from nil_tui.net.wire import INVITE_HEADER, PROTOCOL
+from nil_tui.session import messages as session
 
 TARGETS = {"tables": 100, "p99_ms": 100.0, "cards_per_second": 1000.0, "mb_per_table": 2.0}
 
@@ -232,12 +232,12 @@ async def play_tables(port: int, secrets: list[str], seed: int,
             "delays": timing.delays, "mb_per_table": (peak - base) / len(secrets) / 2**20}
 
 
-def _serve(tables: int, deals: int, seed: int) -> tuple[dict[str, Table], TableServer]:
+def _serve(tables: int, deals: int, seed: int) -> tuple[dict[str, Table], WireServer]:
     served = {f"/t/{i}": Table(TableConfig(deals=deals, seed=seed + i, start_when=4,
                                            deal_pause=5.0))
               for i in range(tables)}
     limits = Limits(max_connections=4 * tables + 16, queue=1024)
-    return served, TableServer(served, limits)
+    return served, WireServer(served, limits)
 
 
 async def run_same(tables: int, deals: int, seed: int, gc_frozen: bool = True

@@ -115,7 +115,7 @@ def test_the_session_layer_never_imports_the_screens() -> None:
 
 
 def test_the_session_layer_loads_without_the_screen_libraries() -> None:
-    found = loaded("import nil_tui.session.game_session, nil_tui.session.protocol, "
+    found = loaded("import nil_tui.session.game_session, nil_tui.session.messages, "
                    "nil_tui.session.saving, nil_tui.session.reference")
     assert not {"textual", "rich"} & set(found["outside"]), found["outside"]
     assert not [m for m in found["ours"] if m.startswith("nil_tui.tui")]

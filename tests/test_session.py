@@ -12,7 +12,7 @@ from nil_tui.driver import GameDriver
 from nil_tui.engine import Card, Game, Phase
 from nil_tui.options import PlayOptions
 from nil_tui.session import game_session as gs
-from nil_tui.session import protocol as p
+from nil_tui.session import messages as p
 
 PLAYERS = [{"name": "South", "kind": "human"}] + [
     {"name": n, "kind": "bot", "bot": "easy"} for n in ("West", "North", "East")]

@@ -10,7 +10,7 @@ import random
 import pytest
 
 from nil_tui.engine import Card, Deal, Game, Play, Trick
-from nil_tui.session import protocol as p
+from nil_tui.session import messages as p
 
 NAMES = ("You", "West", "North", "East")
 LEVELS = (None, "easy", "normal", "expert")

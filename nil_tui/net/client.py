@@ -17,9 +17,9 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from .. import __version__
 from ..engine import Card
-from ..session import protocol as session
+from ..session import messages as session
 from .keys import Invite
-from .protocol import INVITE_HEADER, JSON, PROTOCOL, act, encode, hello, is_session
+from .wire import INVITE_HEADER, JSON, PROTOCOL, act, encode, hello, is_session
 
 
 class JoinError(Exception):

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING
 
 from ..driver import BotIncident, Decision, DriverEvent, default_opener
 from ..engine import Phase
-from ..session import protocol as session
-from .protocol import JSON
+from ..session import messages as session
+from .wire import JSON
 
 if TYPE_CHECKING:
     from ..driver import Player

@@ -18,9 +18,9 @@ if TYPE_CHECKING:
     from ..engine import Game
     from ..store import Store
     from .client import TableClient
-    from .protocol import JSON
-    from .server import TableServer
+    from .server import WireServer
     from .table import Table
+    from .wire import JSON
 
 TABLE_DIR = "table"  # the host's table (its store and its keys) inside the data folder
 TABLE_FILE = "table.json"
@@ -62,7 +62,7 @@ class HostedTable:
     """An open table: its server listens, its game is kept in ``store``."""
 
     table: Table
-    server: TableServer
+    server: WireServer
     store: Store
     invite: Invite  # as friends use it
     local: Invite  # as the host's own seat reaches it, over this machine
@@ -164,7 +164,7 @@ async def open_table(settings: HostSettings) -> HostedTable:
     from ..engine import Game
     from ..paths import default_home
     from ..store import Store
-    from .server import Limits, TableServer, tls_context
+    from .server import Limits, WireServer, tls_context
     from .table import Table, TableConfig
 
     bind = settings.bind
@@ -243,7 +243,7 @@ async def open_table(settings: HostSettings) -> HostedTable:
         limits = Limits(max_connections=settings.max_connections,
                         ping_timeout=settings.ping_timeout,
                         ping_interval=max(0.5, min(10.0, settings.ping_timeout / 2)))
-        server = TableServer({"/": table}, limits)
+        server = WireServer({"/": table}, limits)
         try:
             port = await server.start(bind, port, tls)
         except OSError as exc:

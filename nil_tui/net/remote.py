@@ -26,8 +26,7 @@ from ..engine import SEAT_NAMES, Card, Deal, Game, Play, PlayerView, Trick
 from ..engine.cards import mask_of
 from ..engine.scoring import DealRule, first_rule
 from ..session import game_session as gs
-from ..session.pacing import Pacer
-from ..session.protocol import (
+from ..session.messages import (
     Action,
     AskHint,
     BotFailed,
@@ -46,6 +45,7 @@ from ..session.protocol import (
     TrickTaken,
     Undo,
 )
+from ..session.pacing import Pacer
 from .seat_help import OwnHelp, SeatHelp
 
 if TYPE_CHECKING:

@@ -10,8 +10,8 @@ from collections.abc import Callable, Sequence
 
 from ..engine import Card, PlayerView, Trick
 from ..session import game_session as gs
+from ..session.messages import AskHint, Hint, MeterReading, Refused, SetMeter, TableState
 from ..session.meter import Meter, MeterKey, meter_seed
-from ..session.protocol import AskHint, Hint, MeterReading, Refused, SetMeter, TableState
 
 ASSISTED_BY = {"hint": "Hint used", "meter": "Clean-chance meter on"}
 

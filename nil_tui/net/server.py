@@ -31,8 +31,8 @@ from websockets.http11 import Response
 from websockets.protocol import Side, State
 
 from . import keys
-from .protocol import INVITE_HEADER, JSON, MAX_MESSAGE, Refusal, encode, read_hello, read_request
 from .table import Table
+from .wire import INVITE_HEADER, JSON, MAX_MESSAGE, Refusal, encode, read_hello, read_request
 
 
 @dataclass
@@ -232,7 +232,7 @@ def _address(connection: ServerConnection) -> str:
     return str(peer[0]) if isinstance(peer, tuple) and peer else "?"
 
 
-class TableServer:
+class WireServer:
     """Serves tables over WebSocket: one table, or many (the benchmark) told apart by the
     path of the address (``/`` or ``/t/N``)."""
 
@@ -384,4 +384,4 @@ def tls_context(certfile: str, keyfile: str | None) -> ssl.SSLContext:
     return context
 
 
-__all__ = ["Limits", "TableServer", "collect_less", "tls_context"]
+__all__ = ["Limits", "WireServer", "collect_less", "tls_context"]

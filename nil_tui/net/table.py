@@ -3,7 +3,7 @@ players who dropped and the bots that stand in for them.
 
 The table runs on one asyncio loop. It decides everything: the seat of a message is the seat
 of the key its connection showed, a card is checked by the engine (through the game driver),
-and what each seat is sent is built from that seat's view alone (:mod:`.protocol`). Bots think
+and what each seat is sent is built from that seat's view alone (:mod:`.wire`). Bots think
 in worker threads, so a slow bot never holds up the loop (other tables, other players).
 """
 
@@ -17,10 +17,11 @@ from typing import Any, Protocol
 
 from ..driver import Decision, DriverEvent, GameDriver, Opener
 from ..engine import SEAT_NAMES, DealEnded, DealStarted, Game, IllegalPlay, Phase
-from ..session import protocol as session
+from ..session import messages as session
 from . import keys
 from .clock import STAND_IN, Clock
-from .protocol import (
+from .values import finished_deals, news_of, seat_states
+from .wire import (
     JSON,
     MAX_NAME,
     PROTOCOL,
@@ -31,7 +32,6 @@ from .protocol import (
     short_version,
     states_json,
 )
-from .values import finished_deals, news_of, seat_states
 
 VERSION = re.compile(r"[0-9]+\.[0-9]+(\.[0-9A-Za-z.+-]*)?")
 """What an ``app`` of a hello must look like: a nil-tui version."""

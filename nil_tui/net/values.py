@@ -16,7 +16,7 @@ from ..engine import (
     Play,
     TrickWon,
 )
-from ..session import protocol as session
+from ..session import messages as session
 
 
 def news_of(game: Game | None, event: DriverEvent,

@@ -1,6 +1,6 @@
 """The shared table's protocol: JSON text messages over a WebSocket (docs/PROTOCOL.md).
 
-The game itself travels as the session's values (:mod:`nil_tui.session.protocol`): a seat is
+The game itself travels as the session's values (:mod:`nil_tui.session.messages`): a seat is
 sent the news of what happened (``Played``, ``TrickTaken``...) and its ``TableState``, each as
 one message written by the session's ``to_json``, and sends its actions (``PlayCard``,
 ``GoOn``) wrapped with the number of the message and of the position they answer. What only a
@@ -17,7 +17,7 @@ from typing import Any, NamedTuple, TypeGuard
 
 from .. import __version__
 from ..engine import DECK, Card, Play, Trick
-from ..session import protocol as session
+from ..session import messages as session
 
 PROTOCOL = 1
 """The protocol version; a table refuses a client of another version, naming both."""

@@ -8,7 +8,7 @@ undo and the meter: allowed or not, and the assisted mark).
 It never waits on a clock and never starts a thread. Everything goes in as a call (what a
 player does: :meth:`act`; what the front end finished: :meth:`bot_decided`,
 :meth:`timer_done`, :meth:`hint_found`, :meth:`meter_estimated`) and comes out as a list of
-plain values: protocol news (:mod:`.protocol`) for the log, and *effects* for the front end
+plain values: protocol news (:mod:`.messages`) for the log, and *effects* for the front end
 (:class:`AskBot`: let this bot decide, then call back; :class:`Wait`: call
 :meth:`timer_done` after so many seconds; :class:`ShowTrick`...). The table screen is one
 front end; a network table or a test is another.
@@ -36,26 +36,7 @@ from ..engine import (
     Trick,
     TrickWon,
 )
-from .meter import EstimateMeter, Meter, MeterKey, meter_seed, sure_to_take
-from .pacing import (
-    AUTO_PLAY_DELAY,
-    PAUSES,
-    THINKING_AFTER,
-    AskBot,
-    AssistedNow,
-    DealSummary,
-    Effect,
-    FindHint,
-    ForcedSoon,
-    GameFinished,
-    Out,
-    Pacer,
-    ShowTrick,
-    TableNote,
-    Wait,
-    YourTurn,
-)
-from .protocol import (
+from .messages import (
     Action,
     AskHint,
     BotFailed,
@@ -76,6 +57,25 @@ from .protocol import (
     TrickTaken,
     Undo,
     table_state,
+)
+from .meter import EstimateMeter, Meter, MeterKey, meter_seed, sure_to_take
+from .pacing import (
+    AUTO_PLAY_DELAY,
+    PAUSES,
+    THINKING_AFTER,
+    AskBot,
+    AssistedNow,
+    DealSummary,
+    Effect,
+    FindHint,
+    ForcedSoon,
+    GameFinished,
+    Out,
+    Pacer,
+    ShowTrick,
+    TableNote,
+    Wait,
+    YourTurn,
 )
 
 if TYPE_CHECKING:
@@ -153,7 +153,7 @@ class PacedGame:
 
     @property
     def pace(self) -> str:
-        """Where play stands (one of :data:`~.protocol.PACES`)."""
+        """Where play stands (one of :data:`~.messages.PACES`)."""
         phase = self.driver.phase
         if phase is Phase.GAME_OVER:
             return "game_over"
@@ -498,7 +498,7 @@ class GameSession(PacedGame):
         return replace(self.options, meter=self._meter.on)
 
     def act(self, action: Action) -> list[Out]:
-        """A player's action: its news and effects, or a :class:`~.protocol.Refused`."""
+        """A player's action: its news and effects, or a :class:`~.messages.Refused`."""
         if isinstance(action, PlayCard):
             return self._play(action.card)
         if isinstance(action, GoOn):

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..engine import Card, PlayerView
-from .protocol import MeterReading
+from .messages import MeterReading
 
 if TYPE_CHECKING:
     from ..engine import Game

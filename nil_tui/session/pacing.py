@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
+from .messages import News
 from .meter import EstimateMeter
-from .protocol import News
 
 if TYPE_CHECKING:
     from ..driver import Request
@@ -86,7 +86,7 @@ class FindHint(NamedTuple):
 
 
 class DealSummary(NamedTuple):
-    """The deal is over: show its summary, then send :class:`~.protocol.GoOn`."""
+    """The deal is over: show its summary, then send :class:`~.messages.GoOn`."""
 
 
 class GameFinished(NamedTuple):

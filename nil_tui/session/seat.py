@@ -7,7 +7,7 @@ player does; it never reaches into a driver or a game. Two sessions implement it
 - :class:`~nil_tui.net.remote.RemoteSession`, a seat at a shared table, whose values come
   over the network (``pushed`` hands the screen what arrived by itself).
 
-Every call returns a list of outputs: protocol news (:mod:`.protocol`) for the log, and the
+Every call returns a list of outputs: protocol news (:mod:`.messages`) for the log, and the
 effects of :mod:`.game_session` for the front end to carry out (a timer, a trick on show, the
 deal's summary, the game's end...). The seat drawn at the bottom is always seat 0 ("you"): a
 session of another seat turns the table so that its seat comes there.
@@ -24,8 +24,8 @@ if TYPE_CHECKING:
     from ..engine import Card, Game, PlayerView, Trick
     from ..options import PlayOptions
     from .game_session import Out
+    from .messages import Action, MeterReading, TableState
     from .meter import MeterKey
-    from .protocol import Action, MeterReading, TableState
 
 
 class SeatSession(Protocol):

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from nil_tui.engine import DECK, Card, Game
 from nil_tui.lines.cards import CardWords, choose, parse_card
 from nil_tui.session import words
-from nil_tui.session.protocol import BotFailed, DealOver, Played, TakenBack, TrickTaken
+from nil_tui.session.messages import BotFailed, DealOver, Played, TakenBack, TrickTaken
 from nil_tui.tui.screens.table_words import cut_line, news_line
 from nil_tui.tui.widgets.cards import CardLook
 
@@ -106,7 +106,7 @@ def test_the_line_front_end_loads_no_textual_and_no_rich() -> None:
     import sys
     import tempfile
 
-    code = ("import sys; from nil_tui.cli import main; "
+    code = ("import sys; from nil_tui.commands.cli import main; "
             "main(['play', '--text', '--deals', '1', '--speed', 'instant', '--seed', '1']); "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')))")
     with tempfile.TemporaryDirectory() as home:

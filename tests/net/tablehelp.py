@@ -14,7 +14,7 @@ from typing import Any
 from nil_tui.engine import Game
 from nil_tui.engine.records import from_record
 from nil_tui.net.keys import Invite
-from nil_tui.net.server import Limits, TableServer
+from nil_tui.net.server import Limits, WireServer
 from nil_tui.net.table import Table, TableConfig
 
 CARD = re.compile(rb"(?<![A-Za-z0-9])([2-9TJQKA][CDHS])(?![A-Za-z0-9])")
@@ -23,7 +23,7 @@ CARD = re.compile(rb"(?<![A-Za-z0-9])([2-9TJQKA][CDHS])(?![A-Za-z0-9])")
 @dataclass
 class Served:
     table: Table
-    server: TableServer
+    server: WireServer
     invite: Invite
 
 
@@ -31,7 +31,7 @@ class Served:
 async def served(config: TableConfig, limits: Limits | None = None,
                  **table_kwargs: Any) -> AsyncIterator[Served]:
     table = Table(config, **table_kwargs)
-    server = TableServer({"/": table}, limits)
+    server = WireServer({"/": table}, limits)
     port = await server.start("127.0.0.1", 0)
     try:
         yield Served(table, server, Invite("127.0.0.1", port, table.secret))

@@ -16,9 +16,9 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from nil_tui import __version__
 from nil_tui.net import keys
 from nil_tui.net.client import JoinError, TableClient, play_scripted
-from nil_tui.net.protocol import PROTOCOL, hello, short_version
 from nil_tui.net.server import Limits
 from nil_tui.net.table import TableConfig
+from nil_tui.net.wire import PROTOCOL, hello, short_version
 
 
 async def raw(url: str) -> ClientConnection:

@@ -22,7 +22,7 @@ from nil_tui.net.remote import RemoteSession
 from nil_tui.net.table import TableConfig
 from nil_tui.options import PlayOptions
 from nil_tui.session import game_session as gs
-from nil_tui.session.protocol import GoOn, PlayCard
+from nil_tui.session.messages import GoOn, PlayCard
 from nil_tui.session.words import seat_labels
 
 

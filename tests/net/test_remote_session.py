@@ -18,7 +18,7 @@ from nil_tui.net.remote import REFUSALS, RemoteSession, turn_game, turn_news, tu
 from nil_tui.net.table import TableConfig
 from nil_tui.options import PlayOptions
 from nil_tui.session import game_session as gs
-from nil_tui.session.protocol import (
+from nil_tui.session.messages import (
     AskHint,
     GoOn,
     PlayCard,
@@ -430,7 +430,7 @@ def test_a_seat_back_from_away_is_told_which_of_its_cards_a_bot_played() -> None
     import random
 
     from nil_tui.net.client import play_scripted
-    from nil_tui.session.protocol import BotFailed
+    from nil_tui.session.messages import BotFailed
 
     async def main() -> None:
         config = TableConfig(deals=1, seed=62, start_when=2, away_timeout=0.1)
@@ -473,7 +473,7 @@ def test_the_scoreboard_of_a_turned_game_names_the_true_seats() -> None:
 def test_the_log_tells_a_player_back_from_away_in_their_own_words() -> None:
     """A card a bot played for you while you were away is told to you as yours ("You were
     away"), not in the words the others read; any other reason keeps the table's words."""
-    from nil_tui.session.protocol import BotFailed
+    from nil_tui.session.messages import BotFailed
     from nil_tui.tui.screens.table_words import news_line
     from nil_tui.tui.widgets.cards import CardLook
     from nil_tui.tui.words import seat_labels
@@ -497,7 +497,7 @@ def test_hints_and_the_meter_at_a_shared_table_are_the_players_own_and_kept() ->
     ``on_assist`` callback (with the seat key), given to the finished game, and brought back
     for a player who comes back."""
     from nil_tui.session import game_session as gs
-    from nil_tui.session.protocol import Hint, MeterReading
+    from nil_tui.session.messages import Hint, MeterReading
 
     async def main() -> None:
         mine = _state(pace="your_turn", to_move=2, thinking=None, turn=7,

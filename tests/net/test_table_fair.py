@@ -20,10 +20,10 @@ from nil_tui import __version__
 from nil_tui.net import clock
 from nil_tui.net.client import JoinError, TableClient, play_scripted
 from nil_tui.net.keys import parse_invite
-from nil_tui.net.protocol import PROTOCOL, short_version
 from nil_tui.net.server import Limits
 from nil_tui.net.table import TableConfig
-from nil_tui.session import protocol as session
+from nil_tui.net.wire import PROTOCOL, short_version
+from nil_tui.session import messages as session
 
 
 async def until(client: TableClient, test: Any, timeout: float = 10.0) -> Any:

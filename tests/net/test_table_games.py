@@ -91,8 +91,8 @@ def test_the_tables_writer_of_states_writes_what_the_session_writes() -> None:
     """The table writes each seat's state with its own quicker writer: the same text as the
     session's ``to_json``, for every seat after every card of whole games."""
     from nil_tui.engine import Game, Phase
-    from nil_tui.net.protocol import state_json
-    from nil_tui.session import protocol as session
+    from nil_tui.net.wire import state_json
+    from nil_tui.session import messages as session
 
     for seed in range(3):
         rng = random.Random(seed)

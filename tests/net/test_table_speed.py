@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from nil_tui.engine import DECK, Phase
-from nil_tui.net.protocol import Refusal, _common_action, read_request, states_json
 from nil_tui.net.table import Table, TableConfig
-from nil_tui.session import protocol as session
+from nil_tui.net.wire import Refusal, _common_action, read_request, states_json
+from nil_tui.session import messages as session
 
 
 def test_the_states_of_a_position_are_written_as_the_session_writes_each() -> None:
@@ -109,7 +109,7 @@ def test_a_card_read_at_once_is_what_the_session_reads(action: Any) -> None:
 def test_the_news_of_a_card_is_written_as_the_session_writes_it_every_time() -> None:
     """The news of a card is kept once written: the same text, every time, as the plain
     writer's; a value of the wrong kind is written as it is, not as the kept one."""
-    from nil_tui.session.protocol import _to_json
+    from nil_tui.session.messages import _to_json
 
     for seat in range(4):
         for card in DECK:

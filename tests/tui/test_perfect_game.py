@@ -87,7 +87,7 @@ def test_a_sweep_in_the_first_deal_is_a_perfect_game_too() -> None:
 
 
 def test_the_table_log_says_what_a_pool_deal_did_to_the_pool() -> None:
-    from nil_tui.session.protocol import DealOver
+    from nil_tui.session.messages import DealOver
     from nil_tui.tui.screens.table_words import news_line
     from nil_tui.tui.widgets.cards import CardLook
 

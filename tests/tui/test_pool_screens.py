@@ -10,7 +10,7 @@ from rich.console import Console
 from textual.widgets import Checkbox
 
 from nil_tui.engine import Game
-from nil_tui.session.protocol import table_state
+from nil_tui.session.messages import table_state
 from nil_tui.store.summaries import summarize
 from nil_tui.tui.app import NilApp
 from nil_tui.tui.screens.setup import SetupScreen

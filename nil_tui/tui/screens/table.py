@@ -18,7 +18,7 @@ from textual.widgets import Footer, Static
 
 from ...engine import Card, Trick
 from ...session import game_session as gs
-from ...session.protocol import (
+from ...session.messages import (
     AskHint,
     DealBegun,
     GoOn,

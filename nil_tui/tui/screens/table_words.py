@@ -1,6 +1,6 @@
 """What the table says, from the session's values alone: the log's line for each piece of
 news, the status line on your turn and for a refusal, your seat's line with the meter, and
-the middle of the table. Pure functions of a :class:`~nil_tui.session.protocol.TableState`
+the middle of the table. Pure functions of a :class:`~nil_tui.session.messages.TableState`
 (or a piece of news) and the card look: the table screen only puts them on its widgets."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from rich.text import Text
 from ...engine import SEAT_NAMES, Card, Cut, Suit, Trick
 from ...session import game_session as gs
 from ...session import words as said
-from ...session.protocol import Hint, MeterReading, Played, Refused, TableState, TrickTaken
+from ...session.messages import Hint, MeterReading, Played, Refused, TableState, TrickTaken
 from ..widgets.cards import CardLook
 from ..widgets.seat import SeatInfo
 from ..widgets.trick import TrickInfo

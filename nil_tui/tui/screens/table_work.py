@@ -11,7 +11,7 @@ from textual import events, on, work
 from textual.message import Message
 
 from ...engine import PlayerView
-from ...session.protocol import Refused, SetMeter
+from ...session.messages import Refused, SetMeter
 from ..messages import BotDecided, BotLost, HintReady
 from .base import NilScreen
 
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from ...driver import Request
     from ...session import game_session as gs
     from ...session.game_session import MeterKey
-    from ...session.protocol import Hint
+    from ...session.messages import Hint
     from ...session.seat import SeatSession
     from ..widgets.cards import CardLook
     from ..words import Labels
@@ -164,7 +164,7 @@ class TableWork(NilScreen):
         """In a terminal of SHORT_LOG_ROWS rows or fewer, the log is short: each trick on a
         line of its own, the cards only ("W: 8♣ 9♣ 10♣ Q♣ → you"); who is no
         longer clean is in the seat boxes. True when ``item`` was logged so."""
-        from ...session.protocol import Played, TrickTaken
+        from ...session.messages import Played, TrickTaken
         from ..widgets.gamelog import GameLog
         from . import table_words as words
 
