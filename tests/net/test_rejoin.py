@@ -20,7 +20,7 @@ from nil_tui.net.keys import Invite
 from nil_tui.net.remote import DealSeen, caught_up, read_deals, seen_of
 from nil_tui.net.table import TableConfig
 from nil_tui.net.values import finished_deals, news_of, seat_states
-from nil_tui.session import protocol as session
+from nil_tui.session import messages as session
 
 NAMES = ("Ann", "West", "North", "East")
 LEVELS = (None, "normal", "normal", "normal")
