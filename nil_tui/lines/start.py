@@ -62,6 +62,7 @@ class Lines:
 
         self.home = Home(Keeper(lambda: self.store, self._tell_problem), PlayOptions(),
                          reference_news=reference_news)
+        self.home.history_place = "history (nil-tui history --text)"
 
     def _tell_problem(self, problem: str | None, was: str | None) -> None:
         if problem:
@@ -309,14 +310,51 @@ def challenge(date: str | None, cards: str = "words") -> int:
 SETUP_QUESTIONS = "Setup: Enter keeps the choice in brackets."
 
 
+async def ask_choices(lines: Lines, base: PlayOptions) -> PlayOptions:
+    """Setup's choices that matter in lines, each asked with its default (the last one
+    chosen; Enter keeps it): deals, a seed, the bots' level, scoring, a forced card played
+    for you, the clean-chance meter. (Speed, suits, colours and the pause after a trick are
+    the screen's: in lines each card is said as it is played.)"""
+    from ..argtypes import deals as parse_deals
+    from ..bots import LEVELS
+
+    while True:
+        answer = await lines.ask("How many deals, 1 to 99?", str(base.deals))
+        try:
+            deals = parse_deals(answer)
+            break
+        except Exception:  # noqa: BLE001 - asked again
+            lines.write("A number from 1 to 99, please.")
+    while True:
+        answer = await lines.ask("A seed, to play the same cards again? A whole number, or "
+                                 "Enter for new cards.", "new cards")
+        if answer == "new cards":
+            seed = None
+            break
+        if answer.isascii() and answer.isdigit() and len(answer) <= 18:
+            seed = int(answer)
+            break
+        lines.write("A whole number, please, or Enter for new cards.")
+    levels = tuple(name for name in LEVELS)
+    level = await lines.ask(f"The bots' level: {', '.join(levels)}?", base.bots[0], levels)
+    scoring = as_scoring(await lines.ask(
+        "Scoring: classic, or pool (each trick taken pays a point into a pool that a clean "
+        "player collects)?", base.scoring, SCORINGS))
+    yes_no = ("yes", "no")
+    forced = await lines.ask("Play a forced card for you (your only card that may be "
+                             "played)? yes or no", "yes" if base.auto_play else "no", yes_no)
+    meter = await lines.ask("The clean-chance meter in each prompt (the game then counts as "
+                            "assisted)? yes or no", "yes" if base.meter else "no", yes_no)
+    return replace(base, deals=deals, bots=(level, level, level), scoring=scoring, seed=seed,
+                   auto_play=forced == "yes", meter=meter == "yes", challenge=None,
+                   from_setup=True)
+
+
 def setup(cards: str = "words") -> int:
     """``nil-tui`` with no terminal, or ``nil-tui --text``: setup's choices as questions,
     each with the last one chosen as its default."""
 
     async def main(lines: Lines) -> int:
-        from ..argtypes import deals as parse_deals
-        from ..bots import LEVELS
-
         base = lines.home.load_options()
         saved = lines.home.saved()
         lines.write(SETUP_QUESTIONS)
@@ -336,20 +374,7 @@ def setup(cards: str = "words") -> int:
             from ..challenge import today
 
             return await lines.play(lines.home.challenge(today(), look=base))
-        while True:
-            answer = await lines.ask("How many deals, 1 to 99?", str(base.deals))
-            try:
-                deals = parse_deals(answer)
-                break
-            except Exception:  # noqa: BLE001 - asked again
-                lines.write("A number from 1 to 99, please.")
-        levels = tuple(name for name in LEVELS)
-        level = await lines.ask(f"The bots' level: {', '.join(levels)}?", base.bots[0],
-                                levels)
-        scoring = as_scoring(await lines.ask("Scoring: classic, or pool?", base.scoring,
-                                             SCORINGS))
-        options = replace(base, deals=deals, bots=(level, level, level), scoring=scoring,
-                          seed=None, challenge=None, from_setup=True)
+        options = await ask_choices(lines, base)
         return await lines.play(StartNew(options))
 
     return run(main, cards)

@@ -125,6 +125,7 @@ class Home:
         self.options = options
         self.opener = opener  # how bots are opened (default: the isolation layer)
         self.session: GameSession | None = None  # the game in progress, when there is one
+        self.history_place = "History (h in setup)"  # where the player finds history
         # A first run (no data file yet): the store is created right after the table's first
         # frame, and the settings of the game are kept then.
         self.store_later = False
@@ -297,8 +298,8 @@ class Home:
             return Refused(back=True, notices=(Notice(
                 "The saved game could not be moved to history, so it stays saved; the new "
                 "game was not started.", "error", 10),))
-        notices = (Notice("The unfinished game is kept in History (h in setup), where it can "
-                          "be resumed.", timeout=6),) if kept is not None else ()
+        notices = (Notice(f"The unfinished game is kept in {self.history_place}, where it "
+                          "can be resumed.", timeout=6),) if kept is not None else ()
         return StartNew(options, replace_saved=True, notices=notices)
 
     def open(self, game: Game, *, save_problem: Callable[[], str | None]) -> GameSession:

@@ -161,15 +161,34 @@ def test_setup_questions_keep_the_choices_as_the_next_defaults(home: Path,
         assert done.returncode == 0, done.stderr
         return done.stdout.splitlines()
 
-    first = setup("new\n2\neasy\npool\nquit\n")
+    # Deals, a seed, the level, scoring, a forced card played for you, the meter.
+    first = setup("new\n2\n17\neasy\npool\nno\nyes\nquit\n")
     assert "Deal 1 of 2: " in "\n".join(first)
-    # The saved game is offered first now, and the choices are the defaults.
-    second = setup("new\n\n\n\ncancel\n")
+    same = subprocess.run([sys.executable, "-m", "nil_tui", "play", "--text", "--seed", "17"],
+                          input="quit\n", check=False, capture_output=True, text=True,
+                          env=dict(env, NIL_TUI_HOME=str(tmp_path / "other")), timeout=60,
+                          cwd=str(ROOT))
+    cut = [line for line in first if line.startswith("The cut for the first dealer:")]
+    assert cut and cut[0] in same.stdout.splitlines()  # the seed's cards
+    assert any("Meter on" in line or "assisted" in line for line in first), first
+    # The saved game is offered first now, and the choices are the defaults (a seed is one
+    # game's own: new cards again).
+    second = setup("new\n" + "\n" * 6 + "cancel\n")
     assert second[1].endswith("[resume]"), second
     assert "How many deals, 1 to 99? [2]" in second
+    assert any(line.startswith("A seed,") and line.endswith("[new cards]") for line in second)
     assert "The bots' level: easy, normal, hard, expert? [easy]" in second
-    assert "Scoring: classic, or pool? [pool]" in second
+    assert any(line.startswith("Scoring: classic, or pool") and line.endswith("[pool]")
+               for line in second)
+    assert any(line.startswith("Play a forced card for you") and line.endswith("[no]")
+               for line in second)
+    assert any(line.startswith("The clean-chance meter") and line.endswith("[yes]")
+               for line in second)
     assert second[-1] == "Nothing started."
+    # A new game over the saved one: the saved one goes to history, named as a command.
+    third = setup("new\n" + "\n" * 6 + "new\nquit\n")
+    assert "The unfinished game is kept in history (nil-tui history --text), where it can be " \
+        "resumed." in third, third
 
 
 @pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM", "SIGHUP"])
