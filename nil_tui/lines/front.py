@@ -85,6 +85,7 @@ class LineFront(Answers, Work):
         self.input_ended = False  # (at a shared table: the seat is left at its next turn)
         self.closed = False  # the shared table is gone for this seat (said why)
         self.played_at: tuple[int, int] | None = None  # the turn a card was played for
+        self.went_on = 0  # the deal after which the next one was asked for
         self.in_trick = 0  # the cards said of the trick in play (as they were told)
         self.led: int | None = None  # the suit they follow
         self.brief = True  # cards and tricks in the fewest words ("long": the log's sentences)
@@ -165,12 +166,13 @@ class LineFront(Answers, Work):
 
     def waits_for_player(self, state: TableState) -> bool:
         """Whether the game waits for a line from the player now: their card, the next deal,
-        an answer to a question (a file on standard input is read only then)."""
+        an answer to a question (a file on standard input is read only then; not once the
+        card or the next deal is asked of a shared table, which answers a moment later)."""
         if self.confirm is not None:
             return True
         if state.pace == "your_turn":  # (not once its card is on its way to the table)
             return (state.deal_number, state.turn) != self.played_at
-        return state.pace == "deal_over"
+        return state.pace == "deal_over" and state.deal_number != self.went_on
 
     async def _listen(self) -> None:
         """What the session hears by itself (a shared table's news)."""
@@ -364,6 +366,7 @@ class LineFront(Answers, Work):
             self.say("As you wish: no help.")
             return
         if not text and self.session.state().pace == "deal_over":
+            self.went_on = self.session.state().deal_number  # (a table answers later)
             self.carry_out(self.session.act(GoOn()))
             return
         if not text:

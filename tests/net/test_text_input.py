@@ -124,3 +124,24 @@ def test_host_text_with_nothing_to_read_leaves_its_seat_and_keeps_the_table(
                        for line in proc.lines), "\n".join(proc.lines[-30:])
     finally:
         proc.close()
+
+
+def test_a_file_is_not_read_while_the_next_deal_is_on_its_way(tmp_path: Path) -> None:
+    """A file of lines at a table of two deals: a line for the lobby, then "1" thirteen
+    times, Enter, and again. After a deal the lines left of it are read one by one ("the deal
+    is over"), then Enter; no line of the next deal is read while the table is asked for
+    it."""
+    server, invite = host(tmp_path / "host", "--players", "1", "--deals", "2", "--seed", "8")
+    moves = tmp_path / "moves.txt"
+    moves.write_text("hello\n" + ("1\n" * 13 + "\n") * 2, encoding="utf-8")
+    try:
+        with moves.open("rb") as fh:
+            done = run(command("join", invite, "--name", "File"), tmp_path / "c", fh)
+        assert done.returncode == 0, (done.stdout[-2000:], done.stderr[-2000:])
+        lines = done.stdout.splitlines()
+        second = lines.index(next(line for line in lines if line.startswith("Deal 2 of 2")))
+        turns = sum(1 for line in lines[:second] if line.startswith("Your turn"))
+        refused = [line for line in lines[:second] if line.startswith("The deal is over")]
+        assert len(refused) == 13 - turns, lines[:second][-20:]
+    finally:
+        server.close()
