@@ -47,7 +47,7 @@ Bare().run()
 NIL_TUI = """
 import os, sys, tempfile
 os.environ["NIL_TUI_HOME"] = tempfile.mkdtemp(prefix="nil-tui-bench-")
-from nil_tui.cli import main
+from nil_tui.commands.cli import main
 sys.exit(main(sys.argv[1:]))
 """
 

@@ -1,7 +1,8 @@
-"""The layers: the engine imports only the standard library, and the engine, the bots and the
-simulator never load the screen libraries. Each probe runs in a fresh interpreter, and each is
-also run on the app, where it must find what it looks for, so a probe that cannot fail is
-caught."""
+"""The layers: import-linter's contracts (``[tool.importlinter]`` in pyproject.toml) on the
+import graph, every import counted; and probes in fresh interpreters that the engine imports
+only the standard library, and the engine, the bots, the simulator and the session never load
+the screen libraries. Each probe is also run on the app, where it must find what it looks
+for, so a probe that cannot fail is caught."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -73,45 +75,15 @@ def test_the_probes_see_the_app_load_textual() -> None:
     assert not all(m == "nil_tui" or m.startswith("nil_tui.engine") for m in found["ours"])
 
 
-# --- the import graph, read from the source ------------------------------------------------
+# --- the source ------------------------------------------------------------------------------
 PACKAGE = Path(__file__).resolve().parent.parent / "nil_tui"
 
 
-def imports_of(path: Path) -> set[str]:
-    """The nil_tui modules a file imports (anywhere in it: lazy imports count too)."""
-    name = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
-    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
-    if path.name == "__init__.py":
-        name = package
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found.update(a.name for a in node.names if a.name.startswith("nil_tui"))
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")
-                base = base[:len(base) - node.level + 1]
-                module = ".".join(base + ([node.module] if node.module else []))
-            else:
-                module = node.module or ""
-            if module.startswith("nil_tui"):
-                found.add(module)
-    return found
+def graph() -> Any:
+    """nil_tui's import graph as import-linter reads it (grimp), every import counted."""
+    import grimp
 
-
-def modules_under(folder: str) -> dict[str, set[str]]:
-    root = PACKAGE / folder
-    return {str(p.relative_to(PACKAGE)): imports_of(p) for p in sorted(root.rglob("*.py"))}
-
-
-def test_the_session_layer_never_imports_the_screens() -> None:
-    """The session is what every front end shows (the table, a network table, a browser):
-    it imports nothing of ``tui``, Textual or Rich, so there is no circle with the screens."""
-    for path, found in modules_under("session").items():
-        assert not [m for m in found if m.startswith("nil_tui.tui")], (path, found)
-        text = (PACKAGE / path).read_text(encoding="utf-8")
-        assert "import textual" not in text and "from textual" not in text, path
-        assert "from rich" not in text and "import rich" not in text, path
+    return grimp.build_graph("nil_tui", include_external_packages=True, cache_dir=None)
 
 
 def test_the_session_layer_loads_without_the_screen_libraries() -> None:
@@ -153,61 +125,42 @@ def test_the_session_and_the_table_stay_small() -> None:
             assert size <= 400, (path.name, name, size)
 
 
-# --- the layers of docs/ARCHITECTURE.md, read from the imports ------------------------------
-LAYERS: dict[str, int] = {
-    # 0: small shared helpers (the version, where files go, safe text, processes)
-    "nil_tui": 0, "paths": 0, "textsafe": 0, "argtypes": 0, "processes": 0,
-    "engine": 1,  # the rules
-    "bots": 2,  # levels, plugins, advice: they see a PlayerView
-    # 3: the game: its driver, the challenge, analysis, the store, options, records, simulate
-    "driver": 3, "challenge": 3, "analysis": 3, "store": 3, "options": 3, "recordfile": 3,
-    "sim": 3,
-    "session": 4,  # a game from its start to its record, without a screen
-    # 5: the front ends
-    "tui": 5, "net": 5, "serve": 5, "lines": 5, "cli": 5, "analysis_cli": 5, "__main__": 5,
-}
-"""The layer of each part of nil_tui: a module imports its own layer or those under it."""
+# --- the layers of docs/ARCHITECTURE.md: import-linter's contracts (pyproject.toml) -----------
+def test_the_import_contracts_hold() -> None:
+    """``lint-imports``: each layer imports only those under it, the store, the simulator and
+    the analysis stay apart, and Textual and Rich stay out of the engine, the bots and the
+    session. Every import counts (inside functions and under TYPE_CHECKING too), so no
+    circle runs between packages."""
+    from importlinter.cli import lint_imports
+
+    root = PACKAGE.parent
+    assert lint_imports(config_filename=str(root / "pyproject.toml"), no_cache=True,
+                        no_logo=True) == 0
 
 
-def layer_of(module: str) -> int:
-    parts = module.split(".")
-    part = parts[1] if len(parts) > 1 else parts[0]
-    assert part in LAYERS, f"{module}: place it in a layer (LAYERS, docs/ARCHITECTURE.md)"
-    return LAYERS[part]
+def test_the_contracts_see_the_imports_made_inside_functions() -> None:
+    """The graph the contracts are checked on holds the lazy imports (the command line opens
+    the screens from inside a function), so a contract cannot pass for want of an edge."""
+    imports = graph()
+    assert "nil_tui.tui.together" in imports.find_modules_directly_imported_by(
+        "nil_tui.commands.table")
+    assert imports.find_shortest_chain("nil_tui.commands.cli", "nil_tui.tui.app") is not None
+    assert imports.find_shortest_chain("nil_tui.net.table", "nil_tui.tui.app") is None
 
 
-def module_name(path: Path) -> str:
-    name = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
-    return name.removesuffix(".__init__")
+def test_nothing_imports_the_command_layer() -> None:
+    importers = {m for m in graph().find_downstream_modules("nil_tui.commands", as_package=True)
+                 if not m.startswith("nil_tui.commands")}
+    assert importers == {"nil_tui.__main__"}, importers
 
 
-def test_each_layer_imports_only_its_own_and_those_under_it() -> None:
-    assert layer_of("nil_tui.tui.app") > layer_of("nil_tui.session.home") > layer_of(
-        "nil_tui.driver") > layer_of("nil_tui.bots") > layer_of("nil_tui.engine.game")
-    crossed = [(module_name(path), found) for path in sorted(PACKAGE.rglob("*.py"))
-               for found in sorted(imports_of(path))
-               if layer_of(found) > layer_of(module_name(path))]
-    assert crossed == []
-
-
-def test_the_engine_imports_nothing_of_the_other_layers() -> None:
-    for path, found in modules_under("engine").items():
-        assert all(m == "nil_tui" or m.startswith("nil_tui.engine") for m in found), (path, found)
-
-
-NET_ENTRY = "net/commands.py"
-"""The network layer's command-line entry: the one module of ``net`` that opens a screen (the
-join screen, ``tui/remote_table.py``)."""
-
-
-def test_the_network_layer_reaches_the_screens_only_through_its_entry() -> None:
-    modules = modules_under("net")
-    assert NET_ENTRY in modules
-    for path, found in modules.items():
-        text = (PACKAGE / path).read_text(encoding="utf-8")
-        assert "import textual" not in text and "from textual" not in text, path
-        if path != NET_ENTRY:
-            assert not [m for m in found if m.startswith("nil_tui.tui")], (path, found)
+def test_the_network_layer_opens_no_screen() -> None:
+    """``net`` is the server, the client and the protocol: no Textual, nothing of ``tui``
+    (``nil-tui host`` and ``join`` open their screens from the command layer)."""
+    imports = graph()
+    for module in sorted(imports.find_children("nil_tui.net")):
+        reached = imports.find_upstream_modules(module)
+        assert not [m for m in reached if m.startswith(("nil_tui.tui", "textual"))], module
 
 
 def test_the_app_and_every_class_stay_small() -> None:

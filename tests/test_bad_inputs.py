@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from nil_tui import cli
+from nil_tui.commands import cli
 
 BIG = "9" * 5000  # more digits than Python converts (4,300)
 ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
@@ -322,7 +322,7 @@ def test_a_closed_output_is_one_line_and_status_2(tmp_path: Path) -> None:
     env = dict(os.environ, NIL_TUI_HOME=str(tmp_path))
     done = subprocess.run(
         [sys.executable, "-c", ("import os, sys; os.close(1); sys.stdout = None; "
-                                "from nil_tui.cli import main; "
+                                "from nil_tui.commands.cli import main; "
                                 "raise SystemExit(main(['rules']))")],
         stderr=subprocess.PIPE, text=True, env=env, timeout=120, check=False)
     assert done.returncode == 2, done.stderr

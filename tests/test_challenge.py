@@ -231,7 +231,7 @@ def test_the_process_ends_when_its_parent_lets_go() -> None:
 def test_the_command_line_refuses_a_bad_date(date: str, message: str,
                                              monkeypatch: pytest.MonkeyPatch,
                                              capsys: pytest.CaptureFixture[str]) -> None:
-    from nil_tui import cli
+    from nil_tui.commands import cli
     from nil_tui.tui import launch
 
     def started(*args: object) -> int:
@@ -246,7 +246,7 @@ def test_the_command_line_refuses_a_bad_date(date: str, message: str,
 
 
 def test_the_command_line_passes_the_date_on(monkeypatch: pytest.MonkeyPatch) -> None:
-    from nil_tui import cli
+    from nil_tui.commands import cli
     from nil_tui.tui import launch
 
     asked: list[str | None] = []

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from nil_tui import __version__
-from nil_tui.cli import main
+from nil_tui.commands.cli import main
 from nil_tui.engine import Game
 
 
@@ -104,7 +104,7 @@ def test_simulate_records_that_stop_being_written_mid_match(tmp_path: Path) -> N
     status 2, not a traceback."""
     path = tmp_path / "out.jsonl"
     code = ("import resource, sys; resource.setrlimit(resource.RLIMIT_FSIZE, (100, 100)); "
-            "from nil_tui.cli import main; "
+            "from nil_tui.commands.cli import main; "
             f"raise SystemExit(main(['simulate', '--games', '2', '--deals', '1', "
             f"'--time-cap', '0', '--records', {str(path)!r}]))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -178,12 +178,12 @@ def test_simulate_and_the_record_reader_do_not_import_the_command_line() -> None
     """One record-file reader in a module of its own, which ``replay`` and ``analyse`` share;
     the simulator writes through the terminal-safe output and imports no command line (no
     cycle cli -> sim -> cli)."""
-    code = ("import sys, argparse, io; from nil_tui import sim, recordfile; "
+    code = ("import sys, argparse, io; from nil_tui import sim; from nil_tui.commands import recordfile; "
             "p = argparse.ArgumentParser(); sim.add_arguments(p); "
             "a = p.parse_args(['--games', '1', '--deals', '1', '--seed', '3', '--bots', "
             "'easy,easy,easy,easy']); "
             "sys.stdout = io.StringIO(); code = sim.run(a); sys.stdout = sys.__stdout__; "
-            "print(code, 'nil_tui.cli' in sys.modules, 'nil_tui.analysis_cli' in sys.modules)")
+            "print(code, 'nil_tui.commands.cli' in sys.modules, 'nil_tui.commands.analyse' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True,
                           text=True, timeout=120)
     assert done.stdout.split() == ["0", "False", "False"], done.stderr[-2000:]
@@ -191,7 +191,8 @@ def test_simulate_and_the_record_reader_do_not_import_the_command_line() -> None
 
 def test_replay_and_analyse_read_records_through_one_reader(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from nil_tui import analysis_cli, cli, recordfile
+    from nil_tui.commands import analyse as analysis_cli
+    from nil_tui.commands import cli, recordfile
 
     asked: list[tuple[str, int]] = []
 
@@ -341,7 +342,7 @@ def test_a_command_built_alone_reads_its_line_as_the_whole_parser_does(
         words: list[str]) -> None:
     """The command line is read by a parser holding only the command it names (a quicker
     start): it must read every command's words exactly as the parser of all commands."""
-    from nil_tui.cli import _COMMANDS, build_parser
+    from nil_tui.commands.cli import _COMMANDS, build_parser
 
     assert words[0] in _COMMANDS
     alone = build_parser(with_simulate=True, only=words[0]).parse_args(words)
@@ -354,7 +355,7 @@ def test_a_command_line_error_reads_the_same_with_the_command_alone(
         words: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(words) == 2
     alone = capsys.readouterr().err
-    from nil_tui.cli import build_parser
+    from nil_tui.commands.cli import build_parser
 
     with pytest.raises(SystemExit):
         build_parser().parse_args(words)

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from nil_tui import cli
+from nil_tui.commands import cli
 from nil_tui.engine import Game
 from nil_tui.options import PlayOverrides
 
@@ -192,7 +192,7 @@ def test_play_takes_any_textual_theme_and_the_largest_seed(
 
 def test_the_theme_list_is_read_only_for_the_theme_flag() -> None:
     """Parsing the other flags does not import Textual (the app's first frame comes sooner)."""
-    code = ("import sys; from nil_tui.cli import build_parser; "
+    code = ("import sys; from nil_tui.commands.cli import build_parser; "
             "build_parser(False).parse_args(['play', '--deals', '3', '--seed', '4']); "
             "print('textual' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

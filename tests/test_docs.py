@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import nil_tui
-from nil_tui.cli import build_parser
+from nil_tui.commands.cli import build_parser
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")

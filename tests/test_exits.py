@@ -187,7 +187,7 @@ def stuck(self):
 
 
 NilApp.action_rules = {fault}  # F1 or "?" during a game
-from nil_tui.cli import main
+from nil_tui.commands.cli import main
 
 sys.exit(main(sys.argv[1:]))
 """

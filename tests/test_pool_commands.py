@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from nil_tui.cli import build_parser, play_overrides
+from nil_tui.commands.cli import build_parser, play_overrides
 from nil_tui.engine.records import from_record
 from nil_tui.options import PlayOptions, options_from_dict
 from nil_tui.sim import run_match

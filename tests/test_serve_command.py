@@ -54,7 +54,7 @@ def test_a_port_in_use_is_one_line_and_status_2(tmp_path: Path) -> None:
 
 
 def test_the_server_is_loaded_by_serve_only() -> None:
-    code = ("import sys; from nil_tui import cli; cli.build_parser(); "
+    code = ("import sys; from nil_tui.commands import cli; cli.build_parser(); "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in "
             "('aiohttp', 'textual_serve') or m.startswith('nil_tui.serve.')))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -2,7 +2,7 @@
 
 A page that holds the line ``<!-- nil-tui:commands -->`` gets, in its place, a table of every
 command and then each command's description and its ``--help``, exactly as
-``nil_tui.cli.build_parser`` builds them, so that the page cannot say anything the program
+``nil_tui.commands.cli.build_parser`` builds them, so that the page cannot say anything the program
 does not accept. A command the page names in no table fails the build.
 """
 
@@ -43,7 +43,7 @@ def _help(parser: argparse.ArgumentParser) -> str:
 
 
 def reference() -> str:
-    from nil_tui.cli import build_parser
+    from nil_tui.commands.cli import build_parser
 
     parser = build_parser(with_simulate=True)
     commands = _commands(parser)

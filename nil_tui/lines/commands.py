@@ -61,13 +61,13 @@ def analysis_lines(game: Game, seat: int, analyses: list[DealAnalysis], you: boo
                    cards: CardWords | None = None) -> list[str]:
     """``nil-tui analyse --text``: the analysis as lines, one per card played (no table to
     read across): the card, the best card and the cost, the expected points of each card."""
-    from ..analysis_cli import _headline
+    from ..analysis.words import deal_headline
     from ..engine import SEAT_NAMES
 
     cards = cards or CardWords()
     out: list[str] = []
     for a in analyses:
-        out.append(_headline(game, a, you))
+        out.append(deal_headline(game, a, you))
         costly = a.costly()
         subject = None if you else SEAT_NAMES[seat]
         out += [d.sentence(ascii=True, subject=subject) for d in costly]

@@ -8,56 +8,24 @@ screen (:func:`nil_tui.tui.remote_table.show_remote_table`).
 from __future__ import annotations
 
 import contextlib
-import weakref
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-from textual.widget import Widget
+from typing import TYPE_CHECKING
 
 from .app import NilApp
+from .hosted import hosted_table, keep_hosted, leave_and_close
+from .remote_table import show_remote_table
 
 if TYPE_CHECKING:
-    from textual.app import App
+    import ssl
+
+    from textual.app import ComposeResult
+    from textual.screen import ModalScreen
 
     from ..net.client import TableClient
     from ..net.hosting import HostedTable, HostSettings
+    from ..net.keys import Invite
     from ..options import PlayOptions
-
-_HOSTED: weakref.WeakKeyDictionary[Any, HostedTable] = weakref.WeakKeyDictionary()
-"""The table each app hosts (at most one), open until the app ends."""
-
-
-def hosted_table(app: App[Any]) -> HostedTable | None:
-    return _HOSTED.get(app)
-
-
-class TableKeeper(Widget):
-    """Kept on the app's default screen (which lasts as long as the app): when the app ends,
-    the table it hosts is closed (its server stops, its store is closed)."""
-
-    DEFAULT_CSS = "TableKeeper { display: none; }"
-
-    def __init__(self, hosted: HostedTable) -> None:
-        super().__init__()
-        self.hosted = hosted
-
-    async def on_unmount(self) -> None:
-        await close_hosted(self.hosted)
-
-
-async def close_hosted(hosted: HostedTable) -> None:
-    import asyncio
-    import contextlib
-
-    with contextlib.suppress(Exception):
-        await asyncio.wait_for(hosted.close(), 5.0)
-
-
-def keep_hosted(app: App[Any], hosted: HostedTable) -> None:
-    """The app hosts this table from now on, until it ends."""
-    _HOSTED[app] = hosted
-    app.screen_stack[0].mount(TableKeeper(hosted))
 
 
 def settings_from(options: PlayOptions, name: str | None,
@@ -114,7 +82,7 @@ async def join_table(app: NilApp, invite_text: str, name: str | None,
     import ssl
 
     from ..net.client import TableClient
-    from ..net.commands import _connect
+    from ..net.joining import connect
     from ..net.keys import InviteError, kept_key, parse_invite
     from ..paths import default_home
 
@@ -126,7 +94,7 @@ async def join_table(app: NilApp, invite_text: str, name: str | None,
     kept = kept_key(home, invite)
     tls = ssl.create_default_context() if invite.tls else None
     client = TableClient(invite, name=name or None, key=kept[0] if kept else None, tls=tls)
-    problem = await _connect(client, home, kept is not None)
+    problem = await connect(client, home, kept is not None)
     if problem is not None:
         await client.close()
         return problem
@@ -141,10 +109,10 @@ def show_lobby(app: NilApp, client: TableClient, *, hosted: HostedTable | None =
     from .screens.lobby import LobbyScreen
 
     def started() -> None:
-        app.call_later(show_table, app, client, home)
+        app.call_later(lambda: show_remote_table(app, client, home=home))
 
     def leave() -> None:
-        app.run_worker(_leave(app, client, hosted), group="together", exclusive=True)
+        app.run_worker(leave_and_close(app, client, hosted), group="together", exclusive=True)
 
     if hosted is not None:
         screen = LobbyScreen(client, invite=str(hosted.invite), code=hosted.code,
@@ -153,53 +121,6 @@ def show_lobby(app: NilApp, client: TableClient, *, hosted: HostedTable | None =
     else:
         screen = LobbyScreen(client, invite=invite, on_start=started, on_leave=leave)
     app.replace_stack(screen)
-
-
-def show_table(app: NilApp, client: TableClient, home: Path | None) -> None:
-    """The table screen for this seat, drawn from what the table sends."""
-    try:
-        from .remote_table import show_remote_table  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        app.notify("The game has started; this version cannot show a shared table yet: "
-                   "play it with nil-tui join --text.", severity="warning", timeout=10)
-        return
-    show_remote_table(app, client, home=home)
-
-
-GRACE = 60.0
-"""How long a table whose game is over stays open, after its host leaves, for a player who
-was away at the end to come back for the game's record."""
-
-
-async def _leave(app: NilApp, client: TableClient, hosted: HostedTable | None) -> None:
-    await client.close()
-    if hosted is not None and _HOSTED.get(app) is hosted:
-        await _wait_for_the_away(app, hosted)
-        del _HOSTED[app]
-        await close_hosted(hosted)
-    if getattr(app, "together_exit", False):
-        app.exit(0)  # nil-tui host: leaving the table ends the program
-        return
-    app.open_setup()
-
-
-async def _wait_for_the_away(app: NilApp, hosted: HostedTable) -> None:
-    """The game ended while someone was away: the table stays open a while (saying so) for
-    them to come back for its record, which goes into their history, rather than closing on
-    them. Nothing to wait for before the end: leaving the lobby closes the table."""
-    from ..engine import SEAT_NAMES
-
-    table = hosted.table
-    if not hosted.finished:
-        return
-    away = [s for s in table.seats if s.kind == "person" and s.number not in table.told_the_end]
-    if not away:
-        return
-    names = " and ".join(f"{s.name} ({SEAT_NAMES[s.number]})" for s in away)
-    app.notify(f"{names} {'is' if len(away) == 1 else 'are'} away and not told yet how the "
-               f"game ended: the table stays open up to {GRACE:g} s for them to come back "
-               "for its record (q: close it now).", timeout=GRACE)
-    await hosted.serve_until_over(GRACE)
 
 
 class HostApp(NilApp):
@@ -252,5 +173,92 @@ def host_app(settings: HostSettings) -> int:
     return lifecycle.run(HostApp(settings), "nil-tui host")
 
 
-__all__ = ["HostApp", "host_app", "host_table", "hosted_table", "join_table", "settings_from",
-           "show_lobby"]
+# --- nil-tui join on a terminal ----------------------------------------------------------------
+@dataclass
+class JoinRequest:
+    invite: Invite
+    name: str | None
+    seat: int | None
+    tls: ssl.SSLContext | None
+    home: Path
+
+
+def leave_question() -> ModalScreen[bool]:
+    """Quit? At a shared table quitting leaves the seat, which waits for its player."""
+    from rich.text import Text
+    from textual.containers import Vertical
+    from textual.widgets import Static
+
+    from .screens.dialogs import ConfirmQuit
+
+    class LeaveTable(ConfirmQuit):
+        def compose(self) -> ComposeResult:
+            with Vertical(id="confirm"):
+                yield Static(Text("Leave the table?", style="bold"))
+                yield Static("The game goes on: the table waits for you a moment, then a bot "
+                             "plays for you. The same nil-tui join brings you back to your "
+                             "seat.")
+                yield Static(Text("y: leave      n / Esc / Enter: keep playing", style="dim"))
+
+    return LeaveTable()
+
+
+class JoinApp(NilApp):
+    """The app for ``nil-tui join``: it sits at the table, then shows its lobby and its
+    table (with game over and the record kept in the player's history)."""
+
+    def __init__(self, request: JoinRequest) -> None:
+        super().__init__("join")
+        self.request = request
+        self.together_exit = True  # leaving the lobby ends the program (no setup to go to)
+
+    def _begin(self) -> None:
+        from dataclasses import replace
+
+        from .ascii import use_ascii
+
+        self.options = replace(self.home.load_options(), from_setup=False)
+        use_ascii(self, self.options.ascii)
+        self.run_worker(self._join(), group="remote-table", exclusive=True)
+        self._check_size()
+
+    def action_request_quit(self) -> None:
+        from .screens.dialogs import ConfirmQuit
+        from .screens.table import TableScreen
+
+        if isinstance(self.screen, ConfirmQuit):
+            return
+        if any(isinstance(s, TableScreen) and s.in_progress for s in self.screen_stack):
+            self.push_screen(leave_question(), lambda leave: self.exit(0) if leave else None)
+        else:
+            self.exit(0)
+
+    async def _join(self) -> None:
+        from ..net.client import TableClient
+        from ..net.joining import connect
+        from ..net.keys import kept_key
+
+        request = self.request
+        kept = kept_key(request.home, request.invite)
+        client = TableClient(request.invite, name=request.name, key=kept[0] if kept else None,
+                             seat=request.seat, tls=request.tls)
+        problem = await connect(client, request.home, kept is not None)
+        if problem is not None:
+            self.exit(1, message=f"nil-tui join: {problem}")
+            return
+        show_lobby(self, client, invite=str(request.invite), home=request.home)
+
+
+def join_app(request: JoinRequest) -> int:
+    """``nil-tui join`` on a terminal: the table on screen until the player quits."""
+    from . import lifecycle
+
+    problem = lifecycle.missing_terminal("nil-tui join")
+    if problem:
+        lifecycle.say(problem)
+        return lifecycle.EXIT_NO_TERMINAL
+    return lifecycle.run(JoinApp(request), "nil-tui join")
+
+
+__all__ = ["HostApp", "JoinApp", "JoinRequest", "host_app", "host_table", "join_app", "join_table",
+           "settings_from", "show_lobby"]

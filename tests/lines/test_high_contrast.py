@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from nil_tui.cli import build_parser
+from nil_tui.commands.cli import build_parser
 from nil_tui.options import PlayOptions
 from nil_tui.tui.app import NilApp
 

@@ -143,7 +143,7 @@ def test_a_new_game_over_a_saved_one_asks_first(tmp_path: Path) -> None:
 
 
 def test_every_command_with_a_form_in_lines_takes_text() -> None:
-    from nil_tui.cli import build_parser
+    from nil_tui.commands.cli import build_parser
 
     for words in (["play"], ["resume"], ["challenge"], ["history"], ["stats"], ["rules"],
                   ["replay", "x.json"], ["analyse", "x.json"], []):

@@ -430,7 +430,7 @@ async def test_setup_offers_auto_play_and_waiting_after_a_trick() -> None:
 
 
 def test_play_flags_for_auto_play_and_the_trick_pause(monkeypatch: Any) -> None:
-    from nil_tui import cli
+    from nil_tui.commands import cli
     from nil_tui.tui import launch
 
     seen: dict[str, object] = {}

@@ -1,4 +1,5 @@
-"""``nil-tui host`` and ``nil-tui join``: their options and what they run.
+"""``nil-tui host`` and ``nil-tui join``: their options and what they run (a shared table:
+:mod:`nil_tui.net`; on a terminal, its screens: :mod:`nil_tui.tui.together`).
 
 Only argparse is imported at the top: the command line's parser is built for every command.
 """
@@ -15,8 +16,8 @@ CARD_STYLES = ("words", "codes", "symbols")  # (as nil_tui.lines.cards says them
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from .client import TableClient
-    from .hosting import HostSettings
+    from ..net.client import TableClient
+    from ..net.hosting import HostSettings
 
 
 def seconds(text: str) -> float:
@@ -32,7 +33,7 @@ def seconds(text: str) -> float:
 
 def port(text: str) -> int:
     """A port to listen on, 0 (any free port) to 65535, checked before anything opens."""
-    from .keys import port_number
+    from ..net.keys import port_number
 
     try:
         return port_number(text.strip())
@@ -43,7 +44,7 @@ def port(text: str) -> int:
 def bind(text: str) -> str:
     """The address to listen on: an IP address or a host name, checked before anything opens
     (an empty one would listen everywhere and print an invite nobody can use)."""
-    from .keys import host_address
+    from ..net.keys import host_address
 
     try:
         return host_address(text.strip())
@@ -154,8 +155,8 @@ def add_join_parser(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     import asyncio
 
-    from ..cli import UsageError
-    from .keys import InviteError
+    from ..net.keys import InviteError
+    from .cli import UsageError
 
     try:
         if args.command == "host":
@@ -179,7 +180,7 @@ def _home() -> Path:
 
 
 def _bots(spec: str | None) -> tuple[str, str, str, str]:
-    from ..cli import parse_bots
+    from .cli import parse_bots
 
     west, north, east = parse_bots(None, spec, ("normal", "normal", "normal"))
     return ("normal", west, north, east)
@@ -187,7 +188,7 @@ def _bots(spec: str | None) -> tuple[str, str, str, str]:
 
 def host_settings(args: argparse.Namespace) -> HostSettings:
     """The table ``nil-tui host`` opens, from its options."""
-    from .hosting import HostSettings
+    from ..net.hosting import HostSettings
 
     return HostSettings(deals=args.deals, bots=_bots(args.bots), seed=args.seed,
                         scoring=args.scoring, bind=args.bind, port=args.port,
@@ -209,14 +210,14 @@ def _host_on_screen(args: argparse.Namespace) -> int:
 
 
 async def _host(args: argparse.Namespace) -> int:
-    from ..cli import UsageError
-    from .hosting import HostError, open_table
+    from ..net.hosting import HostError, open_table
+    from .cli import UsageError
 
     try:
         hosted = await open_table(host_settings(args))
     except HostError as exc:
         raise UsageError(str(exc)) from None
-    from .server import collect_less
+    from ..net.server import collect_less
     collect_less()  # the table is open: what lives now stays out of the collector's passes
     for line in hosted.lines():
         print(line, flush=True)
@@ -260,8 +261,8 @@ def _on_screen(args: argparse.Namespace) -> bool:
 def _join_on_screen(args: argparse.Namespace) -> int:
     import ssl
 
-    from ..tui.remote_table import JoinRequest, join_app
-    from .keys import parse_invite
+    from ..net.keys import parse_invite
+    from ..tui.together import JoinRequest, join_app
 
     invite = parse_invite(args.invite)
     tls = None
@@ -275,8 +276,8 @@ def _join_on_screen(args: argparse.Namespace) -> int:
 async def _join(args: argparse.Namespace) -> int:
     import ssl
 
-    from .client import TableClient
-    from .keys import kept_key, parse_invite
+    from ..net.client import TableClient
+    from ..net.keys import kept_key, parse_invite
 
     invite = parse_invite(args.invite)
     home = _home()
@@ -299,23 +300,6 @@ async def _join(args: argparse.Namespace) -> int:
         return 1
 
 
-async def _connect(client: TableClient, home: Path | None, kept: bool) -> str | None:
-    """Connect (once); None when seated, else why not."""
-    from .client import JoinError
-    from .keys import keep_key
-
-    try:
-        await client.connect()
-    except JoinError as exc:
-        if exc.code == "unknown_key" and kept:
-            client.key = None  # the seat was given up before the game started
-            return await _connect(client, home, False)
-        return exc.reason
-    if home is not None and client.key is not None and client.seat is not None:
-        keep_key(home, client.invite, client.key, client.seat)
-    return None
-
-
 def _say(line: str) -> None:
     import sys
 
@@ -332,8 +316,9 @@ async def _seat(client: TableClient, *, auto: float | None, home: Path | None,
 
     from ..lines.cards import CardWords
     from ..lines.table import play_seat
+    from ..net.joining import connect
 
-    problem = await _connect(client, home, kept)
+    problem = await connect(client, home, kept)
     if problem is not None:
         print(f"nil-tui join: {problem}", file=sys.stderr)
         await client.close()

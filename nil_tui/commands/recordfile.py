@@ -16,10 +16,10 @@ import os
 import stat
 from typing import TYPE_CHECKING, Any, BinaryIO
 
-from .argtypes import UsageError, shown
+from ..argtypes import UsageError, shown
 
 if TYPE_CHECKING:
-    from .engine import Game
+    from ..engine import Game
 
 MAX_RECORD_BYTES = 10 * 1024 * 1024  # a record of 99 deals is about 100 kB (260 kB indented)
 
@@ -136,7 +136,7 @@ def read_record(path: str, number: int = 1) -> dict[str, Any]:
 def load_game(path: str, number: int = 1) -> Game:
     """Game ``number`` of a record file, checked play by play by the engine; UsageError (one
     line naming the field) when it is not a valid record."""
-    from .engine import Game, RecordError
+    from ..engine import Game, RecordError
 
     record = read_record(path, number)
     where = path if number == 1 else f"{path} (game {number})"

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any, TextIO
 from . import cli, recordfile
 
 if TYPE_CHECKING:
-    from .analysis import Budget, DealAnalysis, Decision
-    from .engine import Game
+    from ..analysis import Budget, DealAnalysis, Decision
+    from ..engine import Game
 
 REPORT_FORMAT = "nil-tui-game-analysis"
 REPORT_VERSION = 1
@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     if args.deal is not None and args.deal > played:
         raise cli.UsageError(f"--deal {args.deal}: the record has {_deals(played)}")
     deals = [args.deal] if args.deal is not None else list(range(1, played + 1))
-    from .analysis import DEFAULT_BUDGET, analyse_game
+    from ..analysis import DEFAULT_BUDGET, analyse_game
 
     bar = _Progress(sys.stderr) if _is_terminal(sys.stderr) else None
     try:
@@ -72,8 +72,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         cli.write_out(json.dumps(report(game, seat, found, args.game), indent=2) + "\n")
     elif getattr(args, "text", False):  # plain lines, one per card (nil_tui.lines)
-        from .lines.cards import CardWords
-        from .lines.commands import analysis_lines
+        from ..lines.cards import CardWords
+        from ..lines.commands import analysis_lines
 
         words = CardWords(getattr(args, "cards", None) or "words")
         lines = analysis_lines(game, seat, found, you, words)
@@ -130,8 +130,8 @@ class _Progress:
 def report(game: Game, seat: int, analyses: list[DealAnalysis], number: int = 1
            ) -> dict[str, Any]:
     """The JSON document of ``--json`` (docs/ANALYSIS.md)."""
-    from .analysis import ANALYSIS_VERSION
-    from .engine import SEAT_NAMES
+    from ..analysis import ANALYSIS_VERSION
+    from ..engine import SEAT_NAMES
 
     total = math.fsum(a.total_cost for a in analyses)
     se = math.sqrt(math.fsum(a.total_cost_se ** 2 for a in analyses))
@@ -152,7 +152,8 @@ def report(game: Game, seat: int, analyses: list[DealAnalysis], number: int = 1
 def table(game: Game, seat: int, analyses: list[DealAnalysis], you: bool,
           ascii: bool = False) -> str:
     """The analysis as text: per deal the costly plays in words, then every decision."""
-    from .engine import SEAT_NAMES
+    from ..analysis.words import deal_headline
+    from ..engine import SEAT_NAMES
 
     name = SEAT_NAMES[seat]
     subject = None if you else name
@@ -165,7 +166,7 @@ def table(game: Game, seat: int, analyses: list[DealAnalysis], you: bool,
     pm = "+/-" if ascii else "±"
     for a in analyses:
         lines.append("")
-        lines.append(_headline(game, a, you))
+        lines.append(deal_headline(game, a, you))
         costly = a.costly()
         if costly:
             lines.append("Costly plays:")
@@ -184,24 +185,6 @@ def table(game: Game, seat: int, analyses: list[DealAnalysis], you: bool,
         lines.append(f"Cost of {whose} plays in {len(analyses)} deals: {total:.2f} points "
                      f"({pm} {se:.2f})")
     return "\n".join(lines) + "\n"
-
-
-def _headline(game: Game, a: DealAnalysis, you: bool) -> str:
-    from .engine import SEAT_NAMES
-
-    deal = game.deals[a.deal - 1]
-    who = "you" if you else SEAT_NAMES[a.seat]
-    taken = deal.taken[a.seat]
-    tricks = f"{taken} trick" if taken == 1 else f"{taken} tricks"
-    head = f"Deal {a.deal} of {game.deals_planned}, dealt by {SEAT_NAMES[deal.dealer]}"
-    if deal.is_over:
-        points = deal.points[a.seat]
-        return f"{head}: {who} took {tricks} and scored {points} point" + \
-            ("." if points == 1 else "s.")
-    if not a.decisions:
-        return f"{head} (unfinished): {who} had not played a card yet."
-    return f"{head} (unfinished, analysed up to trick {a.decisions[-1].trick}): {who} " \
-        f"had taken {tricks}."
 
 
 def _row(d: Decision, ascii: bool, pm: str) -> str:

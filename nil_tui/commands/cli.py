@@ -11,9 +11,9 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from . import __version__, argtypes
-from .argtypes import UsageError
-from .options import (
+from .. import __version__, argtypes
+from ..argtypes import UsageError
+from ..options import (
     BOT_SEATS,
     SCORINGS,
     SPEEDS,
@@ -23,8 +23,8 @@ from .options import (
     as_scoring,
     as_speed,
 )
+from ..textsafe import OutputError, SafeStream, layout, one_line, write_err, write_out
 from .recordfile import MAX_RECORD_BYTES, load_game
-from .textsafe import OutputError, SafeStream, layout, one_line, write_err, write_out
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
@@ -192,15 +192,15 @@ def _add_analyse(sub: Any, _: bool) -> None:
 
 
 def _add_host(sub: Any, _: bool) -> None:
-    from .net import commands as net_commands
+    from . import table
 
-    net_commands.add_host_parser(sub)
+    table.add_host_parser(sub)
 
 
 def _add_join(sub: Any, _: bool) -> None:
-    from .net import commands as net_commands
+    from . import table
 
-    net_commands.add_join_parser(sub)
+    table.add_join_parser(sub)
 
 
 def _add_serve(sub: Any, _: bool) -> None:
@@ -212,7 +212,7 @@ def _add_serve(sub: Any, _: bool) -> None:
 def _add_simulate(sub: Any, with_simulate: bool) -> None:
     simulate = sub.add_parser("simulate", help="bots-only games, headless")
     if with_simulate:
-        from . import sim
+        from .. import sim
 
         sim.add_arguments(simulate)
 
@@ -230,7 +230,7 @@ def theme(name: str) -> str:
     """A built-in Textual theme name (Textual's theme list is imported for this flag only)."""
     from textual.theme import BUILTIN_THEMES
 
-    from .tui.contrast import THEMES
+    from ..tui.contrast import THEMES
 
     known_themes = set(BUILTIN_THEMES) | {added.name for added in THEMES}
     if name not in known_themes:
@@ -274,14 +274,14 @@ def parse_bots(difficulty: str | None, bots: str | None,
 def _check_play_spec(flag: str, spec: str) -> None:
     """UsageError unless ``spec`` names a bot that may sit at a game: an installed level or
     plugin, and not one that sees every hand (``oracle``: ``simulate`` only)."""
-    from .bots import HIDDEN, LEVELS, BotSpecError, check_spec
+    from ..bots import HIDDEN, LEVELS, BotSpecError, check_spec
 
     if spec in HIDDEN:
         raise UsageError(f"{flag}: {spec} sees every hand, so it plays only in nil-tui "
                          "simulate (levels: easy, normal, hard, expert)")
     plugin = spec.strip() not in LEVELS
     if plugin:  # it loads in its own process first (up to 10 s): say so
-        from .bots.players import set_start_notice
+        from ..bots.players import set_start_notice
 
         set_start_notice(lambda text: print(f"nil-tui play: {text}", file=sys.stderr,
                                             flush=True))
@@ -297,10 +297,10 @@ def _check_play_spec(flag: str, spec: str) -> None:
 def resume() -> int:
     """``nil-tui resume``. When there is nothing to resume, say what the store found (a
     damaged file set aside, and where it went) before saying so."""
-    from .tui import launch
+    from ..tui import launch
 
     try:
-        from .store import LOCKED, Store
+        from ..store import LOCKED, Store
 
         store = Store.open()
     except Exception:  # noqa: BLE001 - the app opens its own store, in memory if need be
@@ -329,12 +329,12 @@ def _run(args: argparse.Namespace) -> int:
     if _in_lines(args):
         return _run_lines(args)
     if command == "rules":
-        from .paths import asset_text
+        from ..paths import asset_text
 
         write_out(asset_text("RULES.txt"))
         return 0
     if command == "simulate":
-        from . import sim
+        from .. import sim
 
         # Its messages quote file names and bot specs: nothing in them reaches a terminal.
         err = sys.stderr
@@ -349,20 +349,20 @@ def _run(args: argparse.Namespace) -> int:
         return serve.run(args)
     if command == "replay":
         game = load_game(args.file)
-        from .tui import launch
+        from ..tui import launch
 
         return launch.replay(game, source=one_line(args.file))  # the title: shown as text
     if command == "resume":
         return resume()
     if command in ("host", "join"):
-        from .net import commands as net_commands
+        from . import table
 
-        return net_commands.run(args)
+        return table.run(args)
     if command == "analyse":
-        from . import analysis_cli
+        from . import analyse
 
-        return analysis_cli.run(args)
-    from .tui import launch
+        return analyse.run(args)
+    from ..tui import launch
 
     if command == "history":
         return launch.history()
@@ -398,7 +398,7 @@ def _terminal() -> bool:
 
 def _run_lines(args: argparse.Namespace) -> int:
     """A command in plain lines (``nil_tui.lines``)."""
-    from .lines import commands as lines
+    from ..lines import commands as lines
 
     cards = getattr(args, "cards", None) or "words"
     command = args.command
@@ -418,7 +418,7 @@ def _run_lines(args: argparse.Namespace) -> int:
 def challenge_date(date: str | None) -> str | None:
     """``--date`` of ``nil-tui challenge``: a day that has come (the player's calendar)."""
     if date is not None:
-        from . import challenge
+        from .. import challenge
 
         if date > challenge.today():
             raise UsageError(f"the challenge of {date} opens on that day")
