@@ -310,6 +310,27 @@ def challenge(date: str | None, cards: str = "words") -> int:
 SETUP_QUESTIONS = "Setup: Enter keeps the choice in brackets."
 
 
+async def ask_levels(lines: Lines, now: tuple[str, str, str], levels: tuple[str, ...]
+                     ) -> tuple[str, str, str]:
+    """The bots' levels: one for all three, or three for West, North and East in turn (as
+    the setup screen sets each seat); a level may be shortened ("ea" for easy)."""
+    default = now[0] if len(set(now)) == 1 else " ".join(now)
+    while True:
+        answer = await lines.ask(f"The bots' level: {', '.join(levels)}? (or three, for West, "
+                                 "North and East)", default)
+        if answer == default:
+            return now  # (kept as they were: a bot of the screen's list included)
+        found = []
+        for word in answer.replace(",", " ").split():
+            matches = [name for name in levels if name.startswith(word)]
+            found.append(matches[0] if len(matches) == 1 else "")
+        if len(found) in (1, 3) and all(found):
+            west, north, east = found * 3 if len(found) == 1 else found
+            return west, north, east
+        lines.write(f"Please answer {', '.join(levels[:-1])} or {levels[-1]}, or three of "
+                    "them.")
+
+
 async def ask_choices(lines: Lines, base: PlayOptions) -> PlayOptions:
     """Setup's choices that matter in lines, each asked with its default (the last one
     chosen; Enter keeps it): deals, a seed, the bots' level, scoring, a forced card played
@@ -335,8 +356,7 @@ async def ask_choices(lines: Lines, base: PlayOptions) -> PlayOptions:
             seed = int(answer)
             break
         lines.write("A whole number, please, or Enter for new cards.")
-    levels = tuple(name for name in LEVELS)
-    level = await lines.ask(f"The bots' level: {', '.join(levels)}?", base.bots[0], levels)
+    bots = await ask_levels(lines, base.bots, tuple(LEVELS))
     scoring = as_scoring(await lines.ask(
         "Scoring: classic, or pool (each trick taken pays a point into a pool that a clean "
         "player collects)?", base.scoring, SCORINGS))
@@ -345,7 +365,7 @@ async def ask_choices(lines: Lines, base: PlayOptions) -> PlayOptions:
                              "played)? yes or no", "yes" if base.auto_play else "no", yes_no)
     meter = await lines.ask("The clean-chance meter in each prompt (the game then counts as "
                             "assisted)? yes or no", "yes" if base.meter else "no", yes_no)
-    return replace(base, deals=deals, bots=(level, level, level), scoring=scoring, seed=seed,
+    return replace(base, deals=deals, bots=bots, scoring=scoring, seed=seed,
                    auto_play=forced == "yes", meter=meter == "yes", challenge=None,
                    from_setup=True)
 

@@ -162,7 +162,7 @@ def test_setup_questions_keep_the_choices_as_the_next_defaults(home: Path,
         return done.stdout.splitlines()
 
     # Deals, a seed, the level, scoring, a forced card played for you, the meter.
-    first = setup("new\n2\n17\neasy\npool\nno\nyes\nquit\n")
+    first = setup("new\n2\n17\neasy normal hard\npool\nno\nyes\nquit\n")
     assert "Deal 1 of 2: " in "\n".join(first)
     same = subprocess.run([sys.executable, "-m", "nil_tui", "play", "--text", "--seed", "17"],
                           input="quit\n", check=False, capture_output=True, text=True,
@@ -177,7 +177,8 @@ def test_setup_questions_keep_the_choices_as_the_next_defaults(home: Path,
     assert second[1].endswith("[resume]"), second
     assert "How many deals, 1 to 99? [2]" in second
     assert any(line.startswith("A seed,") and line.endswith("[new cards]") for line in second)
-    assert "The bots' level: easy, normal, hard, expert? [easy]" in second
+    assert "The bots' level: easy, normal, hard, expert? (or three, for West, North and " \
+        "East) [easy normal hard]" in second
     assert any(line.startswith("Scoring: classic, or pool") and line.endswith("[pool]")
                for line in second)
     assert any(line.startswith("Play a forced card for you") and line.endswith("[no]")
