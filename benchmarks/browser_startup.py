@@ -53,9 +53,9 @@ sys.exit(main(sys.argv[1:]))
 
 SERVER = """
 import asyncio, json, sys
-from nil_tui.serve.server import TableServer, _serve
+from nil_tui.serve.server import BrowserServer, _serve
 command = json.loads(sys.argv[1])
-server = TableServer("127.0.0.1", 0, None, 4, command=command)
+server = BrowserServer("127.0.0.1", 0, None, 4, command=command)
 sys.exit(asyncio.run(_serve(server, lambda line: print(line, flush=True))))
 """
 

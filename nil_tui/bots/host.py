@@ -6,7 +6,7 @@ nothing a bot keeps in memory outlives its game. The next game's process is fork
 runs (so the fork is not on the way of the game), and waits until the one before it has ended
 before it reads anything. Without ``os.fork`` the host serves one game and exits.
 
-The messages (see :mod:`nil_tui.bots.protocol`) travel on the host's standard input and on a
+The messages (see :mod:`nil_tui.bots.plugin_wire`) travel on the host's standard input and on a
 copy of its standard output; the plugin's own ``print`` and anything written to file
 descriptor 1 go to standard error. The game names its log file (``plugins.log``); the
 plugin's standard error is a pipe that the warden below copies there, never past the log's
@@ -36,7 +36,7 @@ from typing import Any
 
 from .. import processes
 from ..engine import Card
-from . import protocol
+from . import plugin_wire
 from .pluginlog import Log
 
 CLOSED = 87  # exit status of a game's process that found the game gone (the host ends too)
@@ -66,12 +66,12 @@ class _Channel:
             if not buffer:  # the usual way: one read, one whole message
                 buffer = os.read(self.rfd, 1 << 16)
                 if len(buffer) > 4 and int.from_bytes(buffer[:4], "little") == len(buffer) - 4 \
-                        <= protocol.MAX_MESSAGE:
+                        <= plugin_wire.MAX_MESSAGE:
                     return buffer[4:]
                 if not buffer:
                     return None
             while True:
-                body, rest = protocol.split(buffer)
+                body, rest = plugin_wire.split(buffer)
                 if body is not None:
                     self._buffer = rest
                     return body
@@ -99,9 +99,9 @@ def _load(target: str) -> tuple[str, object]:
         missing = exc.name or ""
         if missing and (module_name == missing or module_name.startswith(missing + ".")):
             return "missing", f"no module named {missing!r}"
-        return "broken", f"importing {module_name!r} failed ({protocol.describe_error(exc)})"
+        return "broken", f"importing {module_name!r} failed ({plugin_wire.describe_error(exc)})"
     except BaseException as exc:  # noqa: BLE001 - whatever the import does is reported
-        return "broken", f"importing {module_name!r} failed ({protocol.describe_error(exc)})"
+        return "broken", f"importing {module_name!r} failed ({plugin_wire.describe_error(exc)})"
     obj: object = module
     try:
         for part in attr.split("."):
@@ -117,9 +117,9 @@ def _play(channel: _Channel, factory: Any, default_name: str) -> int:
     """One game: wait for "new", build the bot, answer its decisions until "end" (or the pipe
     closes). The exit status of the game's process."""
     message = channel.read()
-    if message is None or message[:1] != protocol.NEW:
+    if message is None or message[:1] != plugin_wire.NEW:
         return CLOSED
-    seed = protocol.load(message).get("seed")
+    seed = plugin_wire.load(message).get("seed")
     seed = seed if type(seed) is int else 0
     try:
         bot = factory(seed=seed)
@@ -127,21 +127,21 @@ def _play(channel: _Channel, factory: Any, default_name: str) -> int:
         if not callable(choose):
             raise TypeError("it has no choose(view) method")
     except BaseException as exc:  # noqa: BLE001 - a bot that cannot be built is reported
-        channel.write(protocol.dump(protocol.BROKEN, {
-            "why": f"creating the bot failed ({protocol.describe_error(exc)})"}))
+        channel.write(plugin_wire.dump(plugin_wire.BROKEN, {
+            "why": f"creating the bot failed ({plugin_wire.describe_error(exc)})"}))
         return 0
     try:
         raw_name = bot.name
     except BaseException:  # noqa: BLE001 - a name that cannot be read: the spec names it
         raw_name = None
-    channel.write(protocol.dump(protocol.READY, {
-        "name": protocol.safe_name(raw_name, default_name)}))
-    decoder = protocol.Decoder()
+    channel.write(plugin_wire.dump(plugin_wire.READY, {
+        "name": plugin_wire.safe_name(raw_name, default_name)}))
+    decoder = plugin_wire.Decoder()
     while True:
         message = channel.read()
         if message is None:
             return CLOSED
-        if message[:1] != protocol.DECIDE:
+        if message[:1] != plugin_wire.DECIDE:
             return 0
         try:
             n, view = decoder.decide(message)
@@ -154,15 +154,15 @@ def _answer(choose: Any, view: Any, n: int) -> bytes:
     try:
         answer = choose(view)
     except BaseException as exc:  # noqa: BLE001 - SystemExit and friends included
-        return protocol.answer_why(protocol.ERROR, n, protocol.describe_error(exc))
+        return plugin_wire.answer_why(plugin_wire.ERROR, n, plugin_wire.describe_error(exc))
     try:
         if type(answer) is Card:
-            return protocol.answer_card(n, int(answer.index))
+            return plugin_wire.answer_card(n, int(answer.index))
         if type(answer) is str:
-            return protocol.answer_card(n, Card.parse(answer).index)
+            return plugin_wire.answer_card(n, Card.parse(answer).index)
     except BaseException:  # noqa: BLE001, S110 - anything odd is described below
         pass
-    return protocol.answer_why(protocol.BAD, n, protocol.describe(answer))
+    return plugin_wire.answer_why(plugin_wire.BAD, n, plugin_wire.describe(answer))
 
 
 def _pidfd(pid: int) -> int | None:
@@ -221,7 +221,7 @@ def _fork_game(channel: _Channel, factory: Any, default_name: str,
                 while os.read(after, 64):
                     pass
                 os.close(after)
-                channel.write(protocol.dump(protocol.IDLE))
+                channel.write(plugin_wire.dump(plugin_wire.IDLE))
             code = _play(channel, factory, default_name)
             os.close(gate_write)  # it reads no more: the next one may (before this one ends)
         except BaseException:  # noqa: BLE001 - the pipe broke: just end
@@ -363,19 +363,19 @@ def _serve(sandbox: str | None) -> None:
     parent = os.getppid()
     channel = _Channel()
     hello = channel.read()
-    if hello is None or hello[:1] != protocol.HELLO:
+    if hello is None or hello[:1] != plugin_wire.HELLO:
         return
-    message = protocol.load(hello)
+    message = plugin_wire.load(hello)
     path = message.get("path")
     if isinstance(path, list) and all(isinstance(p, str) for p in path):
         sys.path[:] = path
     target = str(message.get("target", ""))
     status, loaded = _load(target)
     if status != "loaded":
-        kind = protocol.MISSING if status == "missing" else protocol.BROKEN
-        channel.write(protocol.dump(kind, {"why": str(loaded), "sandbox": sandbox}))
+        kind = plugin_wire.MISSING if status == "missing" else plugin_wire.BROKEN
+        channel.write(plugin_wire.dump(kind, {"why": str(loaded), "sandbox": sandbox}))
         return
-    channel.write(protocol.dump(protocol.LOADED, {"sandbox": sandbox}))
+    channel.write(plugin_wire.dump(plugin_wire.LOADED, {"sandbox": sandbox}))
     default_name = target.partition(":")[2].rpartition(".")[2] or target
     if not hasattr(os, "fork"):
         _play(channel, loaded, default_name)

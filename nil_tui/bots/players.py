@@ -32,8 +32,8 @@ from . import (
     clean_spec,
     make_bot,
     plugin_entry_points,
+    plugin_wire,
     pluginlog,
-    protocol,
 )
 from .safety import DEFAULT, Choice, _Default, default_time_cap, fallback_card
 
@@ -73,7 +73,7 @@ _CLEAN: tuple[Choice, ...] = tuple(Choice(card) for card in DECK)
 
 
 def _incident(text: str) -> str:
-    return protocol.clip(text, INCIDENT_LIMIT)
+    return plugin_wire.clip(text, INCIDENT_LIMIT)
 
 
 def _by_value(answer: object, legal: tuple[Card, ...]) -> Card | None:
@@ -105,7 +105,7 @@ class _BuiltinPlayer(BotPlayer):
 
     def __init__(self, spec: str, bot: Any, time_cap: float | None) -> None:
         self.spec = spec
-        self.name = protocol.safe_name(getattr(bot, "name", None), spec)
+        self.name = plugin_wire.safe_name(getattr(bot, "name", None), spec)
         self._bot = bot
         self._cap = time_cap
         self._perfect = callable(getattr(bot, "choose_perfect", None))
@@ -126,12 +126,12 @@ class _BuiltinPlayer(BotPlayer):
         except Exception as exc:  # noqa: BLE001 - any failure of a bot is contained
             card = fallback_card(view, legal)
             return Choice(card, _incident(f"{self.name} failed "
-                                          f"({protocol.describe_error(exc)}); {card} was "
+                                          f"({plugin_wire.describe_error(exc)}); {card} was "
                                           "played for it"))
         card_or_none = _by_value(answer, legal)
         if card_or_none is None:
             card = fallback_card(view, legal)
-            return Choice(card, _incident(f"{self.name} chose {protocol.describe_plain(answer)}, "
+            return Choice(card, _incident(f"{self.name} chose {plugin_wire.describe_plain(answer)}, "
                                           f"which is not a legal card; {card} was played "
                                           "for it"))
         if self._capped and getattr(bot, "cap_fired", False) is True:
@@ -175,21 +175,21 @@ class _Host:
             threading.Thread(target=self._read, name="bot-host-reader", daemon=True).start()
         _LIVE.add(self)
         try:
-            self.send(protocol.dump(protocol.HELLO, {"target": target, "path": list(sys.path)}))
+            self.send(plugin_wire.dump(plugin_wire.HELLO, {"target": target, "path": list(sys.path)}))
             reply = self._loaded(label or target)
         except BaseException:
             self.kill()
             raise
-        _say_sandbox(protocol.load(reply).get("sandbox"), log)
-        if reply[:1] != protocol.LOADED:
+        _say_sandbox(plugin_wire.load(reply).get("sandbox"), log)
+        if reply[:1] != plugin_wire.LOADED:
             self.kill()
-            why = protocol.clip(str(protocol.load(reply).get("why", "")), 200)
-            raise (BotMissing if reply[:1] == protocol.MISSING else BotSpecError)(why)
+            why = plugin_wire.clip(str(plugin_wire.load(reply).get("why", "")), 200)
+            raise (BotMissing if reply[:1] == plugin_wire.MISSING else BotSpecError)(why)
 
     def _loaded(self, label: str) -> bytes:
         """The host's answer to "hello" (the plugin imported, or why not), within
         START_TIMEOUT; the start notice is given if it takes longer than NOTICE_AFTER."""
-        kinds = {protocol.LOADED, protocol.MISSING, protocol.BROKEN}
+        kinds = {plugin_wire.LOADED, plugin_wire.MISSING, plugin_wire.BROKEN}
         notice: Callable[[str], object] | None = getattr(_notices, "notice", None)
         if notice is None:
             return self.receive(START_TIMEOUT, kinds)
@@ -199,7 +199,7 @@ class _Host:
             if str(exc) != "timeout":
                 raise
         try:
-            notice(f"starting plugin {protocol.clip(label, 60)}...")
+            notice(f"starting plugin {plugin_wire.clip(label, 60)}...")
         except Exception:  # noqa: BLE001, S110 - a notice that fails changes nothing
             pass
         return self.receive(START_TIMEOUT - NOTICE_AFTER, kinds)
@@ -222,7 +222,7 @@ class _Host:
         a message); queue.Empty at the deadline."""
         while True:
             try:
-                body, self._buffer = protocol.split(self._buffer)
+                body, self._buffer = plugin_wire.split(self._buffer)
             except ValueError:
                 return None
             if body is not None:
@@ -266,12 +266,12 @@ class _Host:
                 chunk = b""
             if not chunk:
                 raise _Gone("its process has ended")
-            if len(chunk) == protocol.CARD_SIZE and chunk.startswith(protocol.CARD_HEAD):
-                kind, number, what = protocol.read_answer(chunk[4:])
+            if len(chunk) == plugin_wire.CARD_SIZE and chunk.startswith(plugin_wire.CARD_HEAD):
+                kind, number, what = plugin_wire.read_answer(chunk[4:])
                 if number == n:
                     return kind, what
             self._buffer = chunk
-        kind, _number, what = protocol.read_answer(self.receive(timeout, _ANSWERS, n))
+        kind, _number, what = plugin_wire.read_answer(self.receive(timeout, _ANSWERS, n))
         return kind, what
 
     def receive(self, timeout: float | None, kinds: set[bytes], n: int | None = None) -> bytes:
@@ -286,14 +286,14 @@ class _Host:
             if body is None:
                 raise _Gone("its process has ended")
             kind = body[:1]
-            if kind == protocol.IDLE and protocol.IDLE not in kinds:
+            if kind == plugin_wire.IDLE and plugin_wire.IDLE not in kinds:
                 self.busy = False
                 raise _Gone("its process has ended")
             if kind in kinds:
                 if n is None:
                     return body
                 try:
-                    if protocol.read_answer(body)[1] == n:
+                    if plugin_wire.read_answer(body)[1] == n:
                         return body
                 except ValueError:
                     raise _Gone("it wrote something that is not an answer") from None
@@ -303,11 +303,11 @@ class _Host:
     def start_game(self, seed: int) -> str:
         """Start a game's process; the bot's name, or BotSpecError."""
         self.busy = True
-        self.send(protocol.dump(protocol.NEW, {"seed": seed}))
-        reply = self.receive(START_TIMEOUT, {protocol.READY, protocol.BROKEN})
-        message = protocol.load(reply)
-        if reply[:1] != protocol.READY:
-            raise BotSpecError(protocol.clip(str(message.get("why", "")), 200))
+        self.send(plugin_wire.dump(plugin_wire.NEW, {"seed": seed}))
+        reply = self.receive(START_TIMEOUT, {plugin_wire.READY, plugin_wire.BROKEN})
+        message = plugin_wire.load(reply)
+        if reply[:1] != plugin_wire.READY:
+            raise BotSpecError(plugin_wire.clip(str(message.get("why", "")), 200))
         return str(message.get("name", ""))
 
     def end_game(self) -> None:
@@ -317,7 +317,7 @@ class _Host:
 
     def wait_idle(self) -> None:
         if self.busy:
-            self.receive(IDLE_TIMEOUT, {protocol.IDLE})
+            self.receive(IDLE_TIMEOUT, {plugin_wire.IDLE})
             self.busy = False
 
     def kill(self) -> None:
@@ -375,7 +375,7 @@ def _say_sandbox(why: object, log: Path | None) -> None:
     if why is None or _sandbox_said:
         return
     _sandbox_said = True
-    text = protocol.clip(str(why), 200)
+    text = plugin_wire.clip(str(why), 200)
     line = (f"{time.strftime('%Y-%m-%d %H:%M:%S')} nil-tui: plugins run without a user and PID "
             f"namespace of their own here ({text}): each still runs in a process of its own "
             "with only its view, but it can see the game's processes.\n")
@@ -392,9 +392,9 @@ _PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
 _HOST_START = ("import sys; sys.path.append(sys.argv.pop()); "
                "from nil_tui.bots.host import main; main(sys.argv.pop() or None)")
 _LIVE: set[_Host] = set()
-_END = protocol.dump(protocol.END)
-_KINDS = {protocol.LOADED, protocol.MISSING, protocol.BROKEN, protocol.READY, protocol.IDLE,
-          protocol.CARD, protocol.BAD, protocol.ERROR}
+_END = plugin_wire.dump(plugin_wire.END)
+_KINDS = {plugin_wire.LOADED, plugin_wire.MISSING, plugin_wire.BROKEN, plugin_wire.READY, plugin_wire.IDLE,
+          plugin_wire.CARD, plugin_wire.BAD, plugin_wire.ERROR}
 _IDLE: dict[tuple[object, ...], list[_Host]] = {}
 _POOL_LOCK = threading.Lock()
 _POOL_LIMIT = 8
@@ -517,9 +517,9 @@ class _PluginPlayer(BotPlayer):
         self._restarts = 0
         self._hangs = 0  # decisions it took too long over in this game
         self._out: str | None = None  # why it is out of the rest of the game
-        self._encoder = protocol.Encoder()
+        self._encoder = plugin_wire.Encoder()
         default = target.partition(":")[2].rpartition(".")[2] or spec
-        self.name = protocol.safe_name(default, "Bot")
+        self.name = plugin_wire.safe_name(default, "Bot")
         self._host: _Host | None = None
         try:
             self._host = _acquire(self._key, target, log, spec)
@@ -535,7 +535,7 @@ class _PluginPlayer(BotPlayer):
         except BotSpecError as exc:
             self._abandon()
             raise BotSpecError(f"bot {spec!r}: {exc}") from None
-        self.name = protocol.safe_name(ready, self.name)
+        self.name = plugin_wire.safe_name(ready, self.name)
 
     def _abandon(self) -> None:
         host, self._host = self._host, None
@@ -587,7 +587,7 @@ class _PluginPlayer(BotPlayer):
                                           "was played for it"))
         finally:
             self._deciding = False
-        if kind == protocol.CARD and type(what) is int:
+        if kind == plugin_wire.CARD and type(what) is int:
             for chosen in legal:  # the usual way out
                 if chosen.index == what:
                     return _CLEAN[what]
@@ -595,8 +595,8 @@ class _PluginPlayer(BotPlayer):
             return Choice(card, _incident(f"{self.name} chose {_card_text(what)}, which is not "
                                           f"a legal card; {card} was played for it"))
         card = fallback_card(view, legal)
-        why = protocol.clip(str(what), protocol.WHY_LIMIT)
-        if kind == protocol.ERROR:
+        why = plugin_wire.clip(str(what), plugin_wire.WHY_LIMIT)
+        if kind == plugin_wire.ERROR:
             return Choice(card, _incident(f"{self.name} failed ({why}); {card} was played "
                                           "for it"))
         return Choice(card, _incident(f"{self.name} chose {why}, which is not a legal card; "
@@ -634,7 +634,7 @@ class _PluginPlayer(BotPlayer):
                 host.kill()
 
 
-_ANSWERS = {protocol.CARD, protocol.BAD, protocol.ERROR}
+_ANSWERS = {plugin_wire.CARD, plugin_wire.BAD, plugin_wire.ERROR}
 
 
 def _card_text(index: object) -> str:

@@ -61,23 +61,23 @@ def fallback_card(view: PlayerView, legal: tuple[Card, ...] | None = None) -> Ca
 
 
 def _checked(legal: tuple[Card, ...], answer: object, name: str) -> Choice:
-    from . import protocol
+    from . import plugin_wire
     from .players import _by_value, _incident
 
     card = _by_value(answer, legal)
     if card is not None:
         return Choice(card)
     fallback = min(legal, key=lambda c: (c.rank, c.suit))
-    return Choice(fallback, _incident(f"{name} chose {protocol.describe_plain(answer)}, which is "
+    return Choice(fallback, _incident(f"{name} chose {plugin_wire.describe_plain(answer)}, which is "
                                       f"not a legal card; {fallback} was played for it"))
 
 
 def _failed(legal: tuple[Card, ...], name: str, error: BaseException) -> Choice:
-    from . import protocol
+    from . import plugin_wire
     from .players import _incident
 
     fallback = min(legal, key=lambda c: (c.rank, c.suit))
-    return Choice(fallback, _incident(f"{name} failed ({protocol.describe_error(error)}); "
+    return Choice(fallback, _incident(f"{name} failed ({plugin_wire.describe_error(error)}); "
                                       f"{fallback} was played for it"))
 
 
@@ -87,7 +87,7 @@ def choose_safely(bot: object, view: PlayerView,
     ``time_cap`` seconds (default: :func:`default_time_cap`; None: no cap, the call runs in
     this thread). The game itself asks bots through :func:`nil_tui.bots.open_player`, which
     runs plugins in a process of their own; this is for bots a caller trusts."""
-    from . import protocol
+    from . import plugin_wire
 
     if isinstance(time_cap, _Default):
         time_cap = default_time_cap()
@@ -96,7 +96,7 @@ def choose_safely(bot: object, view: PlayerView,
         raw_name = getattr(bot, "name", None)
     except Exception:  # noqa: BLE001 - a name that cannot be read
         raw_name = None
-    name = protocol.safe_name(raw_name, protocol.type_name(bot))
+    name = plugin_wire.safe_name(raw_name, plugin_wire.type_name(bot))
     if time_cap is None:
         try:
             answer = bot.choose(view)  # type: ignore[attr-defined]

@@ -48,7 +48,7 @@ HEARTBEAT = 5.0
 tab counts as closed (aiohttp's ``heartbeat``): a link that died without a word (a cable
 pulled, a laptop asleep) is noticed within about 8.5 s, and its app saves and ends as for a
 closed tab. textual-serve's own server fixes 15 s (about 23 s); this server makes its own
-``WebSocketResponse`` (:meth:`TableServer.websocket`), so it is set here."""
+``WebSocketResponse`` (:meth:`BrowserServer.websocket`), so it is set here."""
 EXIT_USAGE = 2
 LOOPBACK_NAMES = ("localhost", "localhost.localdomain", "ip6-localhost")
 
@@ -191,7 +191,7 @@ def tab_process_class() -> type[Any]:
     return TabProcess
 
 
-class TableServer:
+class BrowserServer:
     """The tabs of one ``nil-tui serve``: see the module's docstring."""
 
     def __init__(self, bind: str, port: int, public_url: str | None, max_sessions: int,
@@ -452,11 +452,11 @@ def serve(bind: str, port: int, public_url: str | None, max_sessions: int,
         print(f"nil-tui serve: needs textual-serve (pip install textual-serve); missing: "
               f"{', '.join(missing)}", file=sys.stderr)
         return EXIT_USAGE
-    server = TableServer(bind, port, public_url, max_sessions)
+    server = BrowserServer(bind, port, public_url, max_sessions)
     return asyncio.run(_serve(server, ready or say))
 
 
-async def _serve(server: TableServer, ready: Callable[[str], None]) -> int:
+async def _serve(server: BrowserServer, ready: Callable[[str], None]) -> int:
     from aiohttp import web
 
     runner = web.AppRunner(server.application(), handle_signals=False, access_log=None)

@@ -324,10 +324,10 @@ def test_closing_a_player_while_it_thinks_ends_its_process(tmp_path: Path,
 def test_the_view_a_plugin_receives_is_the_view_of_the_game() -> None:
     import random
 
-    from nil_tui.bots import protocol
+    from nil_tui.bots import plugin_wire
     from nil_tui.engine import Deal
 
-    encoder, decoder = protocol.Encoder(), protocol.Decoder()
+    encoder, decoder = plugin_wire.Encoder(), plugin_wire.Decoder()
     rng = random.Random(3)
     views = []
     for number in range(1, 4):
@@ -340,30 +340,30 @@ def test_the_view_a_plugin_receives_is_the_view_of_the_game() -> None:
     for n, view in enumerate(views):
         message = encoder.decide(n, view)
         assert decoder.decide(message[4:]) == (n, view)
-        assert protocol.decode_view(protocol.encode_view(view)) == view
+        assert plugin_wire.decode_view(plugin_wire.encode_view(view)) == view
     assert any(v.to_move is None for v in views) and any(not v.legal for v in views)
 
 
 def test_what_is_not_a_decision_is_rejected_by_the_plugins_process() -> None:
     import random
 
-    from nil_tui.bots import protocol
+    from nil_tui.bots import plugin_wire
     from nil_tui.engine import Deal
 
     deal = Deal.new(0, random.Random(1))
-    good = protocol.encode_view(deal.view(deal.to_move or 0))
+    good = plugin_wire.encode_view(deal.view(deal.to_move or 0))
     bad_card = bytearray(good)
     bad_card[-1] = 52  # no such card
-    for message in (good[:-1], good + b"\0", bytes(bad_card), protocol.dump(protocol.END),
-                    good[:4] + protocol.CARD + good[5:]):
+    for message in (good[:-1], good + b"\0", bytes(bad_card), plugin_wire.dump(plugin_wire.END),
+                    good[:4] + plugin_wire.CARD + good[5:]):
         with pytest.raises(ValueError):
-            protocol.decode_view(message)
+            plugin_wire.decode_view(message)
     with pytest.raises(ValueError):
-        protocol.split(b"\0\0\0\0d")  # an empty message
+        plugin_wire.split(b"\0\0\0\0d")  # an empty message
     with pytest.raises(ValueError):
-        protocol.split((protocol.MAX_MESSAGE + 1).to_bytes(4, "little"))
-    assert protocol.split(good[:7]) == (None, good[:7])
-    assert protocol.split(good + good[:3]) == (good[4:], good[:3])
+        plugin_wire.split((plugin_wire.MAX_MESSAGE + 1).to_bytes(4, "little"))
+    assert plugin_wire.split(good[:7]) == (None, good[:7])
+    assert plugin_wire.split(good + good[:3]) == (good[4:], good[:3])
 
 
 def test_every_game_gets_a_fresh_process_though_the_next_one_is_forked_early(

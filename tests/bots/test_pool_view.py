@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from nil_tui.bots import open_player, protocol, seat_seed
+from nil_tui.bots import open_player, plugin_wire, seat_seed
 from nil_tui.bots.normal import NormalBot
 from nil_tui.bots.search import edge_utility, match_utility
 from nil_tui.engine import Deal, Game, PlayerView
@@ -76,7 +76,7 @@ def test_the_scoring_reaches_a_plugin_by_value() -> None:
     sent = [v for deal in views for v in deal]
     assert {v.scoring for v in sent} == {"pool"} and any(v.pool for v in sent)
     assert any(v.tiebreak for v in sent) and any(v.rule.first for v in sent)
-    encoder, decoder = protocol.Encoder(), protocol.Decoder()
+    encoder, decoder = plugin_wire.Encoder(), plugin_wire.Decoder()
     for n, view in enumerate(sent):
         got = decoder.decide(encoder.decide(n, view)[4:])[1]
         assert got == view
