@@ -12,8 +12,13 @@ reach. It prints, per seed, the keys sent, the time they took, the games seen an
 and whether every check held; per screen, the keys, the time, the starts and the screens
 reached. The exit status is 1 if any check failed or the app raised.
 
+Then (``--terminal SECONDS``) the real app on a pseudo-terminal for that long per seed:
+seeded bursts of keys written in one go, the app started again whenever a key ends it; any
+crash report fails the run.
+
     python benchmarks/keymash.py [--keys 2000] [--deals 3] [--seeds 2026 1 2]
                                  [--screen-keys 400] [--starts setup play ...]
+                                 [--terminal 0]
 """
 
 from __future__ import annotations
@@ -120,6 +125,8 @@ def main() -> int:
                         help="keys per starting screen and seed (default 400; 0: none)")
     parser.add_argument("--starts", nargs="+", default=STARTS, choices=STARTS,
                         help="the starting screens (default: all)")
+    parser.add_argument("--terminal", type=float, default=0.0,
+                        help="seconds of bursts in a real terminal per seed (default 0: none)")
     args = parser.parse_args()
     failed = 0
     print(f"{'seed':>6}  {'keys':>6}  {'seconds':>8}  {'keys/s':>7}  {'games':>5}  "
@@ -143,7 +150,57 @@ def main() -> int:
                 failed += bool(problem)
                 print(f"{start:>9}  {seed:>6}  {args.screen_keys:>5}  {elapsed:>8.1f}  "
                       f"{starts:>6}  {problem or ', '.join(sorted(screens))}", flush=True)
+    if args.terminal:
+        print(f"\n{'seed':>6}  {'seconds':>7}  {'runs':>4}  {'keys':>6}  crash reports")
+        for seed in args.seeds:
+            runs, keys, crashes = terminal_mash(seed, args.terminal)
+            failed += bool(crashes)
+            print(f"{seed:>6}  {args.terminal:>7.0f}  {runs:>4}  {keys:>6}  "
+                  f"{'; '.join(crashes) or 'none'}", flush=True)
     return 1 if failed else 0
+
+
+TERMINAL_KEYS = {
+    "left": b"\x1b[D", "right": b"\x1b[C", "up": b"\x1b[A", "down": b"\x1b[B", "enter": b"\r",
+    "space": b" ", "tab": b"\t", "shift+tab": b"\x1b[Z", "home": b"\x1b[H", "end": b"\x1b[F",
+    "pageup": b"\x1b[5~", "pagedown": b"\x1b[6~", "escape": b"\x1b", "ctrl+p": b"\x10",
+    "ctrl+c": b"\x03", "ctrl+q": b"\x11", "ctrl+s": b"\x13", "f1": b"\x1bOP", "f2": b"\x1bOQ",
+    "backspace": b"\x7f", "delete": b"\x1b[3~", "question_mark": b"?"}
+"""What a terminal sends for each of the screens' keys that is not its own letter."""
+
+
+def terminal_mash(seed: int, seconds: float) -> tuple[int, int, list[str]]:
+    """``nil-tui`` on a pty for ``seconds``: seeded bursts of 1 to 6 of the screens' keys,
+    each written in one go, a few hundredths of a second apart. Runs, keys, and the last line
+    of each crash report."""
+    import random
+
+    from test_key_bursts_terminal import Terminal
+    from test_keymash import SCREEN_KEYS
+
+    rng = random.Random(seed)
+    end = time.monotonic() + seconds
+    runs = keys = 0
+    crashes: list[str] = []
+    while time.monotonic() < end:
+        home = Path(tempfile.mkdtemp(prefix="nil-tui-bench-"))
+        terminal = Terminal(home)
+        runs += 1
+        try:
+            terminal.wait_for(b"Statistics")
+            while time.monotonic() < end and terminal.proc.poll() is None:
+                burst = [rng.choice(SCREEN_KEYS) for _ in range(rng.randint(1, 6))]
+                try:
+                    terminal.type(b"".join(TERMINAL_KEYS.get(k, k.encode()) for k in burst))
+                except OSError:  # the app ended
+                    break
+                keys += len(burst)
+                terminal.read(rng.choice([0.02, 0.05, 0.1, 0.3]))
+        finally:
+            terminal.close()
+        for report in sorted(home.glob("crash-*")):
+            crashes.append(report.read_text(encoding="utf-8").strip().splitlines()[-1][:160])
+    return runs, keys, crashes
 
 
 if __name__ == "__main__":
