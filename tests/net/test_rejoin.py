@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from tablehelp import served
 
+from nil_tui.commands import table as commands
 from nil_tui.engine import Game
 from nil_tui.net import client as client_module
-from nil_tui.net import commands
 from nil_tui.net.client import TableClient, rejoin
 from nil_tui.net.keys import Invite
 from nil_tui.net.remote import DealSeen, caught_up, read_deals, seen_of
