@@ -12,7 +12,8 @@ Target: every trick played by three bots and you in at most 10 s of speech (the 
 longest, and how many are over are reported; the longest trick's lines are printed).
 
 Measured (3 games of 2 deals, normal bots, words): median 6.8 s a trick, the longest 8.9 s,
-none of 51 over 10 s; a deal 67 s (median). Before the trick said only the change in who is
+none of 51 over 10 s; a deal 67 s (median). 6 games: median 6.7 s, longest 8.9 s, none of
+108 over. Expert bots: median 6.6 s, longest 8.4 s, none of 62 over. Before the trick said only the change in who is
 clean and a card following suit only its rank: median 9.1 s, longest 11.8 s, 6 of 51 over.
 
     python benchmarks/speech.py [--games 3] [--deals 2] [--level normal] [--cards words]
@@ -123,7 +124,7 @@ def main() -> int:
     over = [t for t in trick_times if t > TARGET_TRICK]
     print(f"tricks over {TARGET_TRICK:.0f} s: {len(over)} of {len(trick_times)}")
     print(f"the longest trick ({longest[0]:.1f} s):", *longest[1], sep="\n  ")
-    return 0 if statistics.median(trick_times) <= TARGET_TRICK else 1
+    return 0 if not over else 1
 
 
 if __name__ == "__main__":
