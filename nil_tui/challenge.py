@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from .engine import SEAT_NAMES, Challenge, Game, Phase
 from .engine.deal import TRICKS_PER_DEAL as TRICKS  # progress counts tricks (an early end: 13)
-from .processes import start_resource_tracker
+from .util.processes import start_resource_tracker
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection

@@ -33,7 +33,7 @@ from .engine import (
     PlayerView,
     TrickWon,
 )
-from .textsafe import one_line
+from .util.textsafe import one_line
 
 if TYPE_CHECKING:
     from .engine import Deal

@@ -74,7 +74,7 @@ def as_bots(value: object) -> tuple[str, str, str]:
             and all(isinstance(b, str) and b.strip() for b in value)):
         raise OptionError(f"bots: expected three bot names, got {value!r}")
     from .bots import HIDDEN
-    from .textsafe import has_control
+    from .util.textsafe import has_control
 
     if any(b.strip() in HIDDEN or has_control(b) for b in value):
         raise OptionError("bots: a bot that sees every hand plays only in simulate")

@@ -24,11 +24,11 @@ from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO, cast
 
-from . import argtypes
 from .bots.safety import DEFAULT_TIME_CAP
 from .engine import SEAT_NAMES, Game
 from .engine.game import DEFAULT_DEALS, MAX_DEALS
 from .engine.scoring import CLASSIC, SCORINGS
+from .util import argtypes
 
 EXIT_USAGE = 2
 DEFAULT_BOTS = "easy,easy,easy,easy"
@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     is a records file or an output that cannot be written."""
     from .bots import BotSpecError, check_spec
     from .bots.players import set_start_notice
-    from .textsafe import OutputError, write_out
+    from .util.textsafe import OutputError, write_out
 
     # A plugin is loaded in its own process before the match (given up after 10 s): when
     # that takes a while, say so.
@@ -201,7 +201,7 @@ class _RecordsFile:
 
 
 def _usage(message: str) -> int:
-    from .textsafe import write_err
+    from .util.textsafe import write_err
 
     write_err(f"nil-tui simulate: error: {message}")  # one line: it may quote a file name
     return EXIT_USAGE
@@ -494,7 +494,7 @@ def _in_workers(tasks: list[GameTask], size: int, play: Callable[[GameTask], Gam
     import os
 
     from .bots.players import shutdown
-    from .processes import WorkerGone, WorkerPool
+    from .util.processes import WorkerGone, WorkerPool
 
     shutdown(0.2)  # the plugin processes of this process (the check of the specs) go:
     # a worker must not inherit their pipes
@@ -529,7 +529,7 @@ def _work(conn: Any, lifeline: tuple[int, int], parent: int,
     import signal
     import threading
 
-    from .processes import die_with_parent, serve_tasks
+    from .util.processes import die_with_parent, serve_tasks
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     mask = getattr(signal, "pthread_sigmask", None)

@@ -90,7 +90,7 @@ def test_simulate_error_in_a_real_process_has_no_traceback() -> None:
 
 
 def test_simulate_accepts_the_largest_seed(capsys: pytest.CaptureFixture[str]) -> None:
-    from nil_tui.argtypes import MAX_SEED
+    from nil_tui.util.argtypes import MAX_SEED
 
     assert MAX_SEED == 2**64 - 1
     assert main(["simulate", "--games", "1", "--deals", "1", "--json", "--time-cap", "0",
@@ -117,8 +117,8 @@ def test_simulate_records_that_stop_being_written_mid_match(tmp_path: Path) -> N
 
 
 def test_command_line_deal_limit_is_the_engines() -> None:
-    from nil_tui import argtypes
     from nil_tui.engine.game import MAX_DEALS
+    from nil_tui.util import argtypes
 
     assert argtypes.MAX_DEALS == MAX_DEALS
 
@@ -217,7 +217,7 @@ def test_a_bot_name_and_a_failure_as_the_driver_reports_them_are_terminal_safe()
     text (a plugin's exception) hold no character a terminal would obey."""
     from nil_tui.driver import GameDriver, short_text
     from nil_tui.engine import Game
-    from nil_tui.textsafe import UNSAFE
+    from nil_tui.util.textsafe import UNSAFE
 
     class Named:
         name = HOSTILE

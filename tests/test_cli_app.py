@@ -180,8 +180,8 @@ def test_play_takes_any_textual_theme_and_the_largest_seed(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from textual.theme import BUILTIN_THEMES
 
-    from nil_tui.argtypes import MAX_SEED
     from nil_tui.tui import launch
+    from nil_tui.util.argtypes import MAX_SEED
 
     seen: dict[str, object] = {}
     monkeypatch.setattr(launch, "play_command", lambda overrides: seen.update(overrides.given()) or 0)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from nil_tui.textsafe import UNSAFE
+from nil_tui.util.textsafe import UNSAFE
 
 
 def run_cli(*argv: str, home: Path, timeout: float = 120,

@@ -513,7 +513,7 @@ def test_control_characters_in_a_record_are_read_as_their_escapes() -> None:
 
 def test_the_reader_and_the_terminal_output_escape_the_same_characters() -> None:
     from nil_tui.engine.records import CONTROL
-    from nil_tui.textsafe import UNSAFE, one_line
+    from nil_tui.util.textsafe import UNSAFE, one_line
 
     assert CONTROL.pattern == UNSAFE.pattern
     every = "".join(chr(c) for c in range(0x3000))

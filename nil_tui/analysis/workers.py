@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
 
 from ..engine import PlayerView
-from ..processes import WorkerGone, WorkerPool, serve_tasks, start_resource_tracker
+from ..util.processes import WorkerGone, WorkerPool, serve_tasks, start_resource_tracker
 from .estimate import Budget, DecisionFigures, evaluate
 
 # (the view of the seat to move, the index of the card it played, the budget)

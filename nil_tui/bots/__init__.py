@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
 
 from ..engine import Card, PlayerView
-from ..textsafe import has_control, one_line
+from ..util.textsafe import has_control, one_line
 
 ENTRY_POINT_GROUP = "nil_tui.bots"
 

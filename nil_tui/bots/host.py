@@ -34,8 +34,8 @@ import sys
 import time
 from typing import Any
 
-from .. import processes
 from ..engine import Card
+from ..util import processes
 from . import plugin_wire
 from .pluginlog import Log
 

@@ -150,7 +150,7 @@ class _Host:
     """A plugin's host process (python -m nil_tui.bots.host) and the lines it writes."""
 
     def __init__(self, target: str, log: Path | None, label: str = "") -> None:
-        from ..processes import not_dumpable
+        from ..util.processes import not_dumpable
 
         not_dumpable()  # no process of this user reads this one's memory
         stderr = _open_log(log)
@@ -477,7 +477,7 @@ if hasattr(os, "register_at_fork"):
 def plugin_log() -> Path | None:
     """Where plugin bots' stderr goes: ``plugins.log`` in the data folder (None: nowhere)."""
     try:
-        from ..paths import default_home
+        from ..util.paths import default_home
 
         return Path(default_home()) / LOG_NAME
     except Exception:  # noqa: BLE001 - no data folder: the output is discarded

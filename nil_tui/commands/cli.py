@@ -11,8 +11,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from .. import __version__, argtypes
-from ..argtypes import UsageError
+from .. import __version__
 from ..options import (
     BOT_SEATS,
     SCORINGS,
@@ -23,7 +22,9 @@ from ..options import (
     as_scoring,
     as_speed,
 )
-from ..textsafe import OutputError, SafeStream, layout, one_line, write_err, write_out
+from ..util import argtypes
+from ..util.argtypes import UsageError
+from ..util.textsafe import OutputError, SafeStream, layout, one_line, write_err, write_out
 from .recordfile import MAX_RECORD_BYTES, load_game
 
 if TYPE_CHECKING:
@@ -329,7 +330,7 @@ def _run(args: argparse.Namespace) -> int:
     if _in_lines(args):
         return _run_lines(args)
     if command == "rules":
-        from ..paths import asset_text
+        from ..util.paths import asset_text
 
         write_out(asset_text("RULES.txt"))
         return 0

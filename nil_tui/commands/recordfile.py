@@ -16,7 +16,7 @@ import os
 import stat
 from typing import TYPE_CHECKING, Any, BinaryIO
 
-from ..argtypes import UsageError, shown
+from ..util.argtypes import UsageError, shown
 
 if TYPE_CHECKING:
     from ..engine import Game

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from .. import argtypes
+from ..util import argtypes
 
 CARD_STYLES = ("words", "codes", "symbols")  # (as nil_tui.lines.cards says them)
 
@@ -174,7 +174,7 @@ def run(args: argparse.Namespace) -> int:
 
 # --- host ------------------------------------------------------------------------------------
 def _home() -> Path:
-    from ..paths import default_home
+    from ..util.paths import default_home
 
     return default_home()
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..session import words
-from ..textsafe import one_line
+from ..util.textsafe import one_line
 from .cards import CardWords
 from .start import challenge, play, resume, setup, write_line
 
@@ -138,7 +138,7 @@ def stats_lines() -> list[str]:
 def show(command: str) -> int:
     """``nil-tui history --text``, ``stats --text``, ``rules --text``."""
     if command == "rules":
-        from ..paths import asset_text
+        from ..util.paths import asset_text
 
         lines = asset_text("RULES.txt").splitlines()
     elif command == "history":

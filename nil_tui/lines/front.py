@@ -37,7 +37,7 @@ from ..session.messages import (
     TrickTaken,
     Undo,
 )
-from ..textsafe import one_line
+from ..util.textsafe import one_line
 from .answers import HELP, Answers
 from .cards import CARD_STYLES, CardWords, choose
 from .reader import Typed

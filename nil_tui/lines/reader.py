@@ -13,7 +13,7 @@ import sys
 import threading
 from typing import Protocol
 
-from ..textsafe import UNSAFE
+from ..util.textsafe import UNSAFE
 
 
 class Typed(Protocol):

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from ..options import SCORINGS, PlayOptions, PlayOverrides, as_scoring
 from ..session.home import Home, Play, Refused, ShowChallenge, StartNew, Step, open_store
 from ..session.saving import SAVED_AGAIN, Keeper
-from ..textsafe import one_line
+from ..util.textsafe import one_line
 from .cards import CardWords
 from .front import LineFront
 from .reader import LineReader
@@ -157,7 +157,7 @@ class Lines:
         if game is None:
             return 0
         session = await self.seat(game)
-        from ..paths import asset_text
+        from ..util.paths import asset_text
 
         front = LineFront(session, self.reader, self.write, cards=self.cards,
                           rules=lambda: asset_text("RULES.txt"))
@@ -336,8 +336,8 @@ async def ask_choices(lines: Lines, base: PlayOptions) -> PlayOptions:
     chosen; Enter keeps it): deals, a seed, the bots' level, scoring, a forced card played
     for you, the clean-chance meter. (Speed, suits, colours and the pause after a trick are
     the screen's: in lines each card is said as it is played.)"""
-    from ..argtypes import deals as parse_deals
     from ..bots import LEVELS
+    from ..util.argtypes import deals as parse_deals
 
     while True:
         answer = await lines.ask("How many deals, 1 to 99?", str(base.deals))

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from ..engine import SEAT_NAMES
 from ..options import PlayOptions
 from ..session.words import seat_labels, table_notice
-from ..textsafe import one_line
+from ..util.textsafe import one_line
 from .cards import CardWords
 from .front import LineFront
 from .reader import LineReader, Typed
@@ -164,8 +164,8 @@ async def lobby(client: TableClient, reader: LineReader | None, say: Write,
                 continue
             try:
                 message = heard.result()
-            except JoinError as exc:
-                say(one_line(exc.reason))
+            except JoinError as exc:  # the table refused the seat, or cannot be read
+                print(f"nil-tui join: {one_line(exc.reason)}", file=sys.stderr, flush=True)
                 return False
             if message is None:
                 code = getattr(client.ws, "close_code", None)

@@ -149,7 +149,7 @@ def public_address() -> str:
 
 def unfinished_table(home: Path | None = None) -> bool:
     """Whether the last table opened here has a game under way (``--resume`` brings it back)."""
-    from ..paths import default_home
+    from ..util.paths import default_home
 
     folder = (home or default_home()) / TABLE_DIR
     try:
@@ -162,8 +162,8 @@ def unfinished_table(home: Path | None = None) -> bool:
 async def open_table(settings: HostSettings) -> HostedTable:
     """Open the table (or bring the last one back) and listen; HostError says why not."""
     from ..engine import Game
-    from ..paths import default_home
     from ..store import Store
+    from ..util.paths import default_home
     from .server import Limits, WireServer, tls_context
     from .table import Table, TableConfig
 

@@ -41,7 +41,7 @@ _UNREADABLE = (ValueError, TypeError, KeyError)  # with RecordError: a record th
 
 def first_run() -> bool:
     """No data file yet: nothing has been kept, so there is nothing to read."""
-    from ..paths import DB_NAME, default_home
+    from ..util.paths import DB_NAME, default_home
 
     try:
         return not (default_home() / DB_NAME).exists()

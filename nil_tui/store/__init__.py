@@ -16,7 +16,7 @@ statistics. SQLite in the user data directory; this package is the only code tha
 
 from __future__ import annotations
 
-from ..paths import DB_NAME, default_home
+from ..util.paths import DB_NAME, default_home
 from .core import Store, as_options
 from .database import RECORDS_DIR
 from .files import JSONDamage, now_utc

@@ -28,7 +28,7 @@ import sqlite3
 from pathlib import Path
 from typing import ClassVar
 
-from ..paths import default_home
+from ..util.paths import default_home
 from . import aside, reads
 from .database import Database
 from .files import (

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from ..paths import DB_NAME
+from ..util.paths import DB_NAME
 from . import messages
 from .files import plain
 from .locking import is_busy, kind_of

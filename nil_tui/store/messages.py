@@ -7,7 +7,7 @@ import errno
 import sqlite3
 from pathlib import Path
 
-from ..paths import DB_NAME
+from ..util.paths import DB_NAME
 from .files import plain
 from .locking import is_busy, is_full, is_read_only, kind_of, no_room
 

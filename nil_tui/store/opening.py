@@ -16,7 +16,7 @@ import sqlite3
 import time
 from pathlib import Path
 
-from ..paths import DB_NAME
+from ..util.paths import DB_NAME
 from . import aside, messages
 from .database import UNUSABLE, Database, connect, probe
 from .files import fallback_records_dir, move_aside, plain

@@ -13,7 +13,7 @@ from pathlib import Path
 
 def data_folder() -> Path | None:
     try:
-        from ..paths import default_home
+        from ..util.paths import default_home
 
         return Path(default_home())
     except Exception:  # noqa: BLE001 - a report goes to the temporary folder instead

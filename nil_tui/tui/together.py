@@ -65,7 +65,7 @@ async def host_table(app: NilApp, settings: HostSettings) -> str | None:
         return exc.reason
     keep_hosted(app, hosted)
     from ..net.keys import keep_key
-    from ..paths import default_home
+    from ..util.paths import default_home
 
     home = settings.home or default_home()
     with contextlib.suppress(OSError):  # the host's own seat, kept as a friend's (its help)
@@ -84,7 +84,7 @@ async def join_table(app: NilApp, invite_text: str, name: str | None,
     from ..net.client import TableClient
     from ..net.joining import connect
     from ..net.keys import InviteError, kept_key, parse_invite
-    from ..paths import default_home
+    from ..util.paths import default_home
 
     try:
         invite = parse_invite(invite_text)

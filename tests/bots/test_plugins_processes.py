@@ -114,7 +114,7 @@ def test_where_namespaces_are_refused_the_log_says_so_once_and_plugins_still_pla
 
 
 def test_the_game_process_is_not_dumpable_once_a_plugin_plays() -> None:
-    from nil_tui.processes import dumpable
+    from nil_tui.util.processes import dumpable
 
     if dumpable() is None:
         pytest.skip("not Linux")

@@ -21,7 +21,7 @@ from textual.widgets import DataTable, Footer, ProgressBar, Static
 
 from ...driver import short_text
 from ...engine import SEAT_NAMES, Game
-from ...textsafe import one_line
+from ...util.textsafe import one_line
 from ..widgets.cards import CardLook
 from ..words import count, percent
 from .base import NilScreen, close_screen

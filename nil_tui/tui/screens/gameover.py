@@ -21,7 +21,7 @@ from textual.widgets import Footer, Static
 
 from ...engine import Game
 from ...options import PlayOptions
-from ...paths import asset_text
+from ...util.paths import asset_text
 from ..widgets.charts import RunningTotals
 from ..words import SEAT_LABELS, Labels, seat_labels
 from .base import NilScreen

@@ -15,7 +15,7 @@ from textual.widgets import DataTable, Footer, Static
 from ...engine import Game, RecordError
 from ...store import HistoryRow, Store
 from ...store.summaries import ASSISTED
-from ...textsafe import one_line
+from ...util.textsafe import one_line
 from ..widgets.cards import CardLook
 from ..words import count
 from .base import close_screen

@@ -19,7 +19,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Label, Static
 
 from ...engine import SEAT_NAMES
-from ...textsafe import one_line
+from ...util.textsafe import one_line
 from .base import NilScreen
 
 NOTICES = 4  # the newest comings and goings shown

@@ -13,7 +13,7 @@ from textual.reactive import reactive
 from textual.widgets import Footer, Static
 
 from ...engine import SEAT_NAMES, Card, Deal, Game, describe_result
-from ...textsafe import one_line
+from ...util.textsafe import one_line
 from ..widgets.cards import CardLook
 from ..widgets.trick import TrickInfo, TrickView
 from .base import NilScreen, close_screen

@@ -11,7 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
-from ...paths import asset_text
+from ...util.paths import asset_text
 from .base import NilScreen
 
 # One row each at 80 columns: the keys fit a 24-row screen with room to say the rules follow.

@@ -15,7 +15,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Sparkline, Static
 
 from ...store import ChallengeResult, SeriesPoint, Shares, Store
-from ...textsafe import one_line
+from ...util.textsafe import one_line
 from ..widgets.charts import BarChart, LineChart, Series
 from ..words import count
 from .base import close_screen

@@ -8,7 +8,7 @@ from pathlib import Path
 
 DB_NAME = "nil-tui.db"  # the store's file in the data folder
 
-_PACKAGE = Path(__file__).resolve().parent
+_PACKAGE = Path(__file__).resolve().parent.parent  # nil_tui (this is nil_tui/util/paths.py)
 
 
 def assets_dir() -> Path:
