@@ -18,7 +18,7 @@ import time
 
 
 def main() -> int:
-    from nil_tui.challenge import CHALLENGE_DEALS, challenge_seed, reference_points
+    from nil_tui.game.daily_challenge import CHALLENGE_DEALS, challenge_seed, reference_points
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--date", default="2026-11-30")

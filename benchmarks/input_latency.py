@@ -22,7 +22,7 @@ from typing import Any
 from textual import events
 
 from nil_tui.engine import Card, PlayerView
-from nil_tui.options import PlayOptions
+from nil_tui.game.options import PlayOptions
 from nil_tui.tui.app import NilApp
 from nil_tui.tui.screens.table import TableScreen
 from nil_tui.tui.widgets.hand import Hand

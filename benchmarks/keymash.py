@@ -99,7 +99,7 @@ def quick_analysis() -> None:
         return full(*args, **kwargs)  # type: ignore[arg-type]
 
     analysis.analyse_deal = analyse_deal  # type: ignore[assignment]
-    from nil_tui import challenge
+    from nil_tui.game import daily_challenge as challenge
 
     challenge.ReferenceProcess = QuickReference  # type: ignore[assignment,misc]
 

@@ -50,13 +50,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-from nil_tui.sim import GameOutcome
+from nil_tui.game.sim import GameOutcome
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from nil_tui.engine import Deal
-    from nil_tui.sim import GameTask
+    from nil_tui.game.sim import GameTask
 
 ROWS = {
     # name: (hero, field)
@@ -114,7 +114,7 @@ def paired_game(task: GameTask) -> PairedOutcome:
     from nil_tui.bots import seat_seed
     from nil_tui.bots.heuristic import edge
     from nil_tui.engine.records import from_record
-    from nil_tui.sim import play_game
+    from nil_tui.game.sim import play_game
 
     outcome = play_game(replace(task, keep_record=True))
     game = from_record(outcome.record)
@@ -132,7 +132,7 @@ def paired_gain(games: Sequence[GameOutcome], deals: int) -> dict[str, object]:
     the edge is), the gain (the seat's edge minus the field bot's in its place), with its 95%
     interval, and the field bot's mean edge in that seat (the luck the gain leaves out); and
     the gain by the deal's place in a game of ``deals`` deals (first, middle, last)."""
-    from nil_tui.sim import mean_ci95
+    from nil_tui.game.sim import mean_ci95
 
     cells: dict[tuple[int, int], list[float]] = {}
     for g in games:
@@ -236,7 +236,7 @@ def run_row(name: str, games: int, deals: int, seed: int, jobs: int,
     again, and each new one is kept as soon as it is played. ``paired``: every deal is also
     played with a field bot in the place of the bot under test (``paired_game``)."""
     from nil_tui.bots import search
-    from nil_tui.sim import play_game, run_match
+    from nil_tui.game.sim import play_game, run_match
 
     if time_cap is None:  # before the bots are made (the workers are forked from here)
         search.DEFAULT_SAFETY_CAP = None

@@ -39,8 +39,8 @@ def percentile(times: list[float], fraction: float) -> float:
 
 
 async def measure(speed: str, level: str, rounds: int, seed: int | None) -> list[float]:
-    from nil_tui.challenge import challenge_seed
-    from nil_tui.options import PlayOptions
+    from nil_tui.game.daily_challenge import challenge_seed
+    from nil_tui.game.options import PlayOptions
     from nil_tui.tui.app import NilApp
     from nil_tui.tui.screens.table import TableScreen
     from nil_tui.tui.widgets.hand import Hand

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from nil_tui.engine import Game
 from nil_tui.engine.game import Phase
-from nil_tui.options import PlayOptions
+from nil_tui.game.options import PlayOptions
 from nil_tui.store import Store
 
 OPTIONS = dataclasses.asdict(PlayOptions(deals=8, bots=("easy", "easy", "easy")))

@@ -63,7 +63,7 @@ async def _save(app: Any, name: str) -> Path:
 
 
 async def table() -> None:
-    from nil_tui.options import PlayOptions
+    from nil_tui.game.options import PlayOptions
     from nil_tui.tui.app import NilApp
 
     options = PlayOptions(deals=8, bots=("normal", "hard", "normal"), seed=2026,
@@ -78,7 +78,7 @@ async def table() -> None:
 
 
 async def setup() -> None:
-    from nil_tui.options import PlayOptions
+    from nil_tui.game.options import PlayOptions
     from nil_tui.tui.app import NilApp
 
     app = NilApp("setup", options=PlayOptions(seed=2026))
@@ -92,7 +92,7 @@ async def setup() -> None:
 
 async def whole_game() -> None:
     """A 3-deal game against easy bots played to its end: a deal's summary, then game over."""
-    from nil_tui.options import PlayOptions
+    from nil_tui.game.options import PlayOptions
     from nil_tui.tui.app import NilApp
     from nil_tui.tui.screens.gameover import GameOverScreen
     from nil_tui.tui.screens.summary import SummaryScreen

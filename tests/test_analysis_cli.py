@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 from test_analysis import BOTS_ONLY, QUICK, known_game
 
-from nil_tui.commands import analyse as analysis_cli
 from nil_tui.analysis import DealAnalysis
 from nil_tui.bots.normal import NormalBot
+from nil_tui.commands import analyse as analysis_cli
 from nil_tui.commands.cli import main
 from nil_tui.engine import Game
 

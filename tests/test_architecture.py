@@ -33,11 +33,11 @@ ENGINE = "import nil_tui.engine"
 HEADLESS = """
 import nil_tui.engine
 import nil_tui.bots
-import nil_tui.sim
+import nil_tui.game.sim
 from nil_tui.bots import LEVELS, make_bot
 for spec in LEVELS:
     make_bot(spec, seed=1)
-nil_tui.sim.run_match(["easy", "easy", "easy", "easy"], 1, 1, 1, time_cap=None)
+nil_tui.game.sim.run_match(["easy", "easy", "easy", "easy"], 1, 1, 1, time_cap=None)
 """
 APP = "import nil_tui.tui.app"
 
@@ -64,7 +64,7 @@ def test_the_engine_bots_and_simulator_do_not_load_textual_or_rich() -> None:
     found = loaded(HEADLESS)
     assert not {"textual", "rich"} & set(found["outside"]), found["outside"]
     assert not [m for m in found["ours"] if m.startswith("nil_tui.tui")]
-    assert "nil_tui.bots" in found["ours"] and "nil_tui.sim" in found["ours"]
+    assert "nil_tui.bots" in found["ours"] and "nil_tui.game.sim" in found["ours"]
 
 
 def test_the_probes_see_the_app_load_textual() -> None:

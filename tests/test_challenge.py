@@ -8,11 +8,13 @@ from typing import Any
 
 import pytest
 
-from nil_tui import challenge
 from nil_tui.bots import seat_seed
 from nil_tui.bots.expert import EXPERT, ExpertBot
 from nil_tui.bots.players import open_player
-from nil_tui.challenge import (
+from nil_tui.driver import GameDriver
+from nil_tui.engine import Game
+from nil_tui.game import daily_challenge as challenge
+from nil_tui.game.daily_challenge import (
     CHALLENGE_BOTS,
     CHALLENGE_DEALS,
     Failed,
@@ -28,8 +30,6 @@ from nil_tui.challenge import (
     valid_reference,
     verdict,
 )
-from nil_tui.driver import GameDriver
-from nil_tui.engine import Game
 
 DATE = "2026-11-30"
 
@@ -185,7 +185,7 @@ def fake_reference(date: str, progress: Any = None, should_stop: Any = None, **_
 
 def test_the_process_tells_its_progress_then_the_points(monkeypatch: pytest.MonkeyPatch
                                                         ) -> None:
-    # The child is spawned: it imports nil_tui.challenge afresh, so the fake goes in by name.
+    # The child is spawned: it imports nil_tui.game.daily_challenge afresh, so the fake goes in by name.
     monkeypatch.setattr(challenge, "_REFERENCE", f"{__name__}:fake_reference")
     process = ReferenceProcess(DATE)
     try:
@@ -263,7 +263,7 @@ def test_the_command_line_passes_the_date_on(monkeypatch: pytest.MonkeyPatch) ->
 
 def test_the_reference_is_kept_per_date_and_release() -> None:
     from nil_tui import __version__
-    from nil_tui.challenge import reference_key
+    from nil_tui.game.daily_challenge import reference_key
 
     assert reference_key(DATE) == f"challenge-reference:v1:{__version__}:{DATE}"
     assert reference_key("2026-12-01") != reference_key(DATE)

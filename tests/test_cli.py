@@ -126,7 +126,7 @@ def test_command_line_deal_limit_is_the_engines() -> None:
 def test_a_challenge_opens_on_its_day(monkeypatch: pytest.MonkeyPatch,
                                       capsys: pytest.CaptureFixture[str]) -> None:
     """Today's challenge and earlier ones open; tomorrow's is refused in one line."""
-    from nil_tui import challenge
+    from nil_tui.game import daily_challenge as challenge
     from nil_tui.tui import launch
 
     opened: list[str | None] = []
@@ -178,12 +178,14 @@ def test_simulate_and_the_record_reader_do_not_import_the_command_line() -> None
     """One record-file reader in a module of its own, which ``replay`` and ``analyse`` share;
     the simulator writes through the terminal-safe output and imports no command line (no
     cycle cli -> sim -> cli)."""
-    code = ("import sys, argparse, io; from nil_tui import sim; from nil_tui.commands import recordfile; "
+    code = ("import sys, argparse, io; from nil_tui.game import sim; "
+            "from nil_tui.commands import recordfile; "
             "p = argparse.ArgumentParser(); sim.add_arguments(p); "
             "a = p.parse_args(['--games', '1', '--deals', '1', '--seed', '3', '--bots', "
             "'easy,easy,easy,easy']); "
             "sys.stdout = io.StringIO(); code = sim.run(a); sys.stdout = sys.__stdout__; "
-            "print(code, 'nil_tui.commands.cli' in sys.modules, 'nil_tui.commands.analyse' in sys.modules)")
+            "print(code, 'nil_tui.commands.cli' in sys.modules, "
+            "'nil_tui.commands.analyse' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True,
                           text=True, timeout=120)
     assert done.stdout.split() == ["0", "False", "False"], done.stderr[-2000:]
@@ -238,7 +240,7 @@ def test_a_bot_name_and_a_failure_as_the_driver_reports_them_are_terminal_safe()
 def test_saved_settings_never_seat_the_oracle_at_a_table() -> None:
     """The oracle sees every hand: settings that name it (written by hand) give the default
     bots, as --difficulty oracle is refused."""
-    from nil_tui.options import PlayOptions, options_from_dict
+    from nil_tui.game.options import PlayOptions, options_from_dict
 
     assert options_from_dict({"bots": ["oracle", "easy", "easy"]}).bots == PlayOptions().bots
     assert options_from_dict({"bots": ["hard", "easy", " oracle"]}).bots == PlayOptions().bots

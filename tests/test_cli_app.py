@@ -14,7 +14,7 @@ import pytest
 
 from nil_tui.commands import cli
 from nil_tui.engine import Game
-from nil_tui.options import PlayOverrides
+from nil_tui.game.options import PlayOverrides
 
 
 def run(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
@@ -162,7 +162,7 @@ def test_every_on_off_flag_of_play_has_a_no_form(monkeypatch: pytest.MonkeyPatch
 
 
 def test_play_help_gives_the_defaults_that_apply(capsys: pytest.CaptureFixture[str]) -> None:
-    from nil_tui.options import PlayOptions
+    from nil_tui.game.options import PlayOptions
 
     assert cli.main(["play", "--help"]) == 0
     text = " ".join(capsys.readouterr().out.split())

@@ -350,7 +350,7 @@ run_tasks([(view, view.legal[0].index, budget)] * 4, 2, lambda k, f: None)
 
 _REFERENCE = """
 import time
-from nil_tui.challenge import ReferenceProcess
+from nil_tui.game.daily_challenge import ReferenceProcess
 process = ReferenceProcess("2024-01-02")
 time.sleep(600)
 """

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from nil_tui.challenge import challenge_game
 from nil_tui.engine import Game
-from nil_tui.options import PlayOptions
+from nil_tui.game.daily_challenge import challenge_game
+from nil_tui.game.options import PlayOptions
 from nil_tui.session.home import Home, Play, Refused, ShowChallenge, StartNew
 from nil_tui.session.saving import Keeper, options_dict
 from nil_tui.store import Store

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from nil_tui.options import (
+from nil_tui.game.options import (
     SPEEDS,
     TRICK_PAUSES,
     OptionError,

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from nil_tui.commands.cli import build_parser, play_overrides
 from nil_tui.engine.records import from_record
-from nil_tui.options import PlayOptions, options_from_dict
-from nil_tui.sim import run_match
+from nil_tui.game.options import PlayOptions, options_from_dict
+from nil_tui.game.sim import run_match
 
 
 def run(home: Path, *argv: str) -> subprocess.CompletedProcess[str]:
@@ -75,6 +75,6 @@ def test_host_takes_the_scoring_for_its_table() -> None:
 
 
 def test_the_daily_challenge_stays_classic() -> None:
-    from nil_tui.challenge import challenge_game
+    from nil_tui.game.daily_challenge import challenge_game
 
     assert challenge_game("2026-11-30").scoring == "classic"

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from nil_tui.challenge import ReferenceProcess
+from nil_tui.game.daily_challenge import ReferenceProcess
 
 DATE = "2026-11-30"
 

@@ -11,7 +11,7 @@ import pytest
 
 from nil_tui.bots import seat_seed
 from nil_tui.engine import Card, Deal, Game, PlayerView
-from nil_tui.sim import game_seed, mean_ci95, run_match
+from nil_tui.game.sim import game_seed, mean_ci95, run_match
 
 SPECS = ("easy", "easy", "easy", "easy")
 

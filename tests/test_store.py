@@ -20,7 +20,7 @@ import pytest
 from nil_tui import store as store_mod
 from nil_tui.engine import Game
 from nil_tui.engine.game import Phase
-from nil_tui.options import PlayOptions
+from nil_tui.game.options import PlayOptions
 from nil_tui.store import DB_NAME, SCHEMA_VERSION, Store
 from nil_tui.store.files import write_new
 

@@ -14,7 +14,7 @@ import pytest
 
 from nil_tui.engine import Game
 from nil_tui.engine.game import Phase
-from nil_tui.options import PlayOptions
+from nil_tui.game.options import PlayOptions
 from nil_tui.store import DB_NAME, MIGRATIONS, Store
 
 EASY = dataclasses.asdict(PlayOptions(deals=2, bots=("easy", "easy", "easy"), seed=7))

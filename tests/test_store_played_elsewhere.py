@@ -97,7 +97,7 @@ def test_no_saved_game_anywhere_is_still_no_saved_game(tmp_path: Path) -> None:
 def test_resume_in_the_app_says_the_game_is_played_elsewhere(tmp_path: Path) -> None:
     home = tmp_path / "data"
     make_store(home, current=partial(4))
-    from nil_tui.options import PlayOptions
+    from nil_tui.game.options import PlayOptions
 
     with Store.open(home) as main, Store.open(home) as second:
         assert main.load_current() is not None

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from .. import __version__
-from ..options import (
+from ..game.options import (
     BOT_SEATS,
     SCORINGS,
     SPEEDS,
@@ -213,7 +213,7 @@ def _add_serve(sub: Any, _: bool) -> None:
 def _add_simulate(sub: Any, with_simulate: bool) -> None:
     simulate = sub.add_parser("simulate", help="bots-only games, headless")
     if with_simulate:
-        from .. import sim
+        from ..game import sim
 
         sim.add_arguments(simulate)
 
@@ -335,7 +335,7 @@ def _run(args: argparse.Namespace) -> int:
         write_out(asset_text("RULES.txt"))
         return 0
     if command == "simulate":
-        from .. import sim
+        from ..game import sim
 
         # Its messages quote file names and bot specs: nothing in them reaches a terminal.
         err = sys.stderr
@@ -419,7 +419,7 @@ def _run_lines(args: argparse.Namespace) -> int:
 def challenge_date(date: str | None) -> str | None:
     """``--date`` of ``nil-tui challenge``: a day that has come (the player's calendar)."""
     if date is not None:
-        from .. import challenge
+        from ..game import daily_challenge as challenge
 
         if date > challenge.today():
             raise UsageError(f"the challenge of {date} opens on that day")

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from ..options import SCORINGS, PlayOptions, PlayOverrides, as_scoring
+from ..game.options import SCORINGS, PlayOptions, PlayOverrides, as_scoring
 from ..session.home import Home, Play, Refused, ShowChallenge, StartNew, Step, open_store
 from ..session.saving import SAVED_AGAIN, Keeper
 from ..util.textsafe import one_line
@@ -21,8 +21,8 @@ from .front import LineFront
 from .reader import LineReader
 
 if TYPE_CHECKING:
-    from ..challenge import ReferenceNews
     from ..engine import Game
+    from ..game.daily_challenge import ReferenceNews
     from ..session.game_session import GameSession
 
 THEME = "textual-dark"  # (kept with the settings, for the app)
@@ -110,7 +110,7 @@ class Lines:
             saved = None if step.replace_saved else self.home.saved()
             if saved is None:
                 return self.home.new_game(step.options, THEME)
-            from ..challenge import record_date
+            from ..game.daily_challenge import record_date
             from ..session.words import describe_saved
 
             what = describe_saved(saved[0])
@@ -179,7 +179,7 @@ class Lines:
     async def show_challenge(self, game: Game) -> None:
         """A finished challenge beside the expert's play on the same cards, deal by deal
         (the expert's is worked out meanwhile, when not known yet: Enter leaves before)."""
-        from ..challenge import compare, totals, verdict
+        from ..game.daily_challenge import compare, totals, verdict
 
         date = game.challenge.date if game.challenge is not None else "?"
         references = self.home.references
@@ -299,7 +299,7 @@ def resume(cards: str = "words") -> int:
 
 def challenge(date: str | None, cards: str = "words") -> int:
     """``nil-tui challenge --text``: the challenge of ``date`` (default: today)."""
-    from ..challenge import today
+    from ..game.daily_challenge import today
 
     async def main(lines: Lines) -> int:
         return await lines.play(lines.home.challenge(date or today()))
@@ -391,7 +391,7 @@ def setup(cards: str = "words") -> int:
             else:
                 return await lines.play(step)
         if choice == "challenge":
-            from ..challenge import today
+            from ..game.daily_challenge import today
 
             return await lines.play(lines.home.challenge(today(), look=base))
         options = await ask_choices(lines, base)

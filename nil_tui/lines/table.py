@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..engine import SEAT_NAMES
-from ..options import PlayOptions
+from ..game.options import PlayOptions
 from ..session.words import seat_labels, table_notice
 from ..util.textsafe import one_line
 from .cards import CardWords

@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from ..driver import Decision, DriverEvent, Request
-    from ..options import PlayOptions
+    from ..game.options import PlayOptions
     from .client import TableClient
 
 REFUSALS: dict[str, str] = {

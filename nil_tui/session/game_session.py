@@ -82,7 +82,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from ..driver import Opener
-    from ..options import PlayOptions
+    from ..game.options import PlayOptions
 
 # What the session says when help is refused in a daily challenge.
 CHALLENGE_REFUSALS: dict[str, str] = {

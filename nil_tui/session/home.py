@@ -16,13 +16,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, NamedTuple, TypeVar
 
-from ..options import PlayOptions, options_from_dict
+from ..game.options import PlayOptions, options_from_dict
 from .starting import options_of, plugin_seats
 
 if TYPE_CHECKING:
-    from ..challenge import ReferenceNews
     from ..driver import Opener
     from ..engine import Game
+    from ..game.daily_challenge import ReferenceNews
     from ..store import ChallengeFound, Store
     from ..store.rows import Saved
     from ..store.summaries import JSONObject
@@ -332,7 +332,12 @@ class Home:
         it is under way (saved, or set aside in history), else a new one (a saved game of
         another kind is never replaced silently). ``look``: the options whose look (speed,
         suits, colours, theme) the table takes; default the player's settings."""
-        from ..challenge import CHALLENGE_BOTS, CHALLENGE_DEALS, challenge_seed, is_future
+        from ..game.daily_challenge import (
+            CHALLENGE_BOTS,
+            CHALLENGE_DEALS,
+            challenge_seed,
+            is_future,
+        )
 
         if is_future(date):
             return Refused(back=True, notices=(Notice(

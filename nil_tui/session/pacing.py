@@ -20,7 +20,7 @@ from .meter import EstimateMeter
 if TYPE_CHECKING:
     from ..driver import Request
     from ..engine import Card, PlayerView, Trick
-    from ..options import PlayOptions
+    from ..game.options import PlayOptions
 
 # Seconds a bot's card waits before it lands, and a finished trick stays in view, by speed.
 # A bot thinks during its card's pause, so the pause is a floor, not an addition. At normal,

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 from ..driver import short_text
 
 if TYPE_CHECKING:
-    from ..challenge import Progress, ReferenceNews, ReferenceProcess
     from ..engine import Game
+    from ..game.daily_challenge import Progress, ReferenceNews, ReferenceProcess
     from .saving import Keeper
 
 
@@ -51,7 +51,7 @@ class References:
     def known(self, game: Game) -> list[int] | None:
         """The reference of a challenge game when it is known: in its record, or kept in the
         store (then written into the game too)."""
-        from ..challenge import reference_key, valid_reference
+        from ..game.daily_challenge import reference_key, valid_reference
 
         if game.challenge is None:
             return None
@@ -82,7 +82,7 @@ class References:
         if self._process is not None and self._process.date == date:
             return  # on its way
         self.stop()
-        from ..challenge import Progress, ReferenceProcess
+        from ..game.daily_challenge import Progress, ReferenceProcess
 
         self.failed.pop(date, None)
         try:
@@ -101,7 +101,7 @@ class References:
 
     def news(self, date: str, news: ReferenceNews) -> None:
         """What the process of ``date`` said (on the front end's thread)."""
-        from ..challenge import Failed, Finished, reference_key
+        from ..game.daily_challenge import Failed, Finished, reference_key
 
         if isinstance(news, Finished):
             self.stop(date)

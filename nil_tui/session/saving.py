@@ -19,7 +19,7 @@ from ..driver import short_text
 
 if TYPE_CHECKING:
     from ..engine import Game
-    from ..options import PlayOptions
+    from ..game.options import PlayOptions
     from ..store import Store
 
 T = TypeVar("T")

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     from ..driver import Decision, DriverEvent, Request
     from ..engine import Card, Game, PlayerView, Trick
-    from ..options import PlayOptions
+    from ..game.options import PlayOptions
     from .game_session import Out
     from .messages import Action, MeterReading, TableState
     from .meter import MeterKey

@@ -11,7 +11,7 @@ from ..driver import seat_specs
 
 if TYPE_CHECKING:
     from ..engine import Game
-    from ..options import PlayOptions
+    from ..game.options import PlayOptions
 
 
 def is_builtin(spec: str) -> bool:
@@ -33,7 +33,7 @@ def options_of(game: Game, options: PlayOptions) -> PlayOptions:
     none."""
     if game.challenge is None:
         return replace(options, challenge=None) if options.challenge else options
-    from ..challenge import CHALLENGE_BOTS
+    from ..game.daily_challenge import CHALLENGE_BOTS
 
     return replace(options, challenge=game.challenge.date,
                    deals=game.deals_planned, seed=game.seed, bots=CHALLENGE_BOTS,
@@ -46,7 +46,7 @@ def new_game(options: PlayOptions) -> Game:
     from ..engine import SEAT_NAMES, Game
 
     if options.challenge is not None:
-        from ..challenge import challenge_game
+        from ..game.daily_challenge import challenge_game
 
         return challenge_game(options.challenge)
     players = [{"name": "South", "kind": "human"}] + [

@@ -13,7 +13,7 @@ from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen, Screen
 
-from ..options import PlayOptions, PlayOverrides
+from ..game.options import PlayOptions, PlayOverrides
 from ..session.home import LOOK, first_run, open_store
 from . import opening
 from .guarded_app import GuardedApp

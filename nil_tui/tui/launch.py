@@ -10,7 +10,7 @@ import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..options import PlayOptions, PlayOverrides
+from ..game.options import PlayOptions, PlayOverrides
 
 if TYPE_CHECKING:
     from ..engine import Game
@@ -127,6 +127,6 @@ def stats() -> int:
 def challenge(date: str | None) -> int:
     """``nil-tui challenge``: the daily challenge of ``date`` (default: today, where the
     player is): its result when finished, where it stopped when under way, else a new one."""
-    from ..challenge import today
+    from ..game.daily_challenge import today
 
     return _run(Start("challenge", challenge_date=date or today()), "nil-tui challenge")

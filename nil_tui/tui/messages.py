@@ -11,7 +11,7 @@ from ..driver import Decision, Request
 from ..engine import Card
 
 if TYPE_CHECKING:
-    from ..challenge import ReferenceNews
+    from ..game.daily_challenge import ReferenceNews
 
 
 class BotDecided(Message):

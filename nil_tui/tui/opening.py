@@ -17,7 +17,7 @@ from ..session.home import AskReplace, Play, Refused, ShowChallenge, StartNew
 if TYPE_CHECKING:
     from ..driver import DriverEvent
     from ..engine import Game
-    from ..options import PlayOptions
+    from ..game.options import PlayOptions
     from ..session.game_session import GameSession
     from ..session.home import Step
     from .app import NilApp
@@ -46,7 +46,7 @@ def start_game(app: NilApp, options: PlayOptions, *, replace_saved: bool = False
     opened = app.home.start_new(options, app.theme, replace_saved=replace_saved,
                                 save_problem=lambda: app.save_problem)
     if isinstance(opened, AskReplace):
-        from ..challenge import record_date
+        from ..game.daily_challenge import record_date
         from .screens.dialogs import ReplaceSaved
         from .words import describe_saved
 

@@ -22,10 +22,10 @@ if TYPE_CHECKING:
     from textual.app import ComposeResult
     from textual.screen import ModalScreen
 
+    from ..game.options import PlayOptions
     from ..net.client import TableClient
     from ..net.hosting import HostedTable, HostSettings
     from ..net.keys import Invite
-    from ..options import PlayOptions
 
 
 def settings_from(options: PlayOptions, name: str | None,

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from nil_tui.sim import run_match
+from nil_tui.game.sim import run_match
 from training import records, train
 
 NORMAL = ("normal",) * 4

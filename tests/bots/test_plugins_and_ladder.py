@@ -77,7 +77,7 @@ def test_importing_the_bots_loads_no_search_code() -> None:
 
 
 def test_ladder_smoke_normal_beats_easy() -> None:
-    from nil_tui.sim import run_match
+    from nil_tui.game.sim import run_match
 
     # 25 games of 8 deals, each played four times with the seats rotated
     stats = run_match(["normal", "easy", "easy", "easy"], 25, 8, seed=7, rotate=True,
@@ -147,7 +147,7 @@ def test_a_paired_ladder_replays_each_deal_as_it_was_played(monkeypatch: pytest.
     gains exactly nothing."""
     from nil_tui.bots import search, seat_seed
     from nil_tui.engine.records import from_record
-    from nil_tui.sim import match_tasks, play_game
+    from nil_tui.game.sim import match_tasks, play_game
 
     monkeypatch.setattr(search, "DEFAULT_SAFETY_CAP", search.DEFAULT_SAFETY_CAP)
     ladder = _ladder()

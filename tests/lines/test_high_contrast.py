@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from nil_tui.commands.cli import build_parser
-from nil_tui.options import PlayOptions
+from nil_tui.game.options import PlayOptions
 from nil_tui.tui.app import NilApp
 
 

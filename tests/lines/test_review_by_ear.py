@@ -84,8 +84,8 @@ def test_a_finished_challenge_is_said_beside_the_experts_play(
     """The comparison after a challenge: deal by deal, the totals and the verdict."""
     import asyncio
 
-    from nil_tui.challenge import challenge_game
     from nil_tui.engine import Phase
+    from nil_tui.game.daily_challenge import challenge_game
     from nil_tui.lines.cards import CardWords
     from nil_tui.lines.start import Lines
 

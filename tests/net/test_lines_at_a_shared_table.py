@@ -14,13 +14,13 @@ import pytest
 from tablehelp import served
 
 from nil_tui.engine import Game
+from nil_tui.game.options import PlayOptions
 from nil_tui.lines.cards import CardWords
 from nil_tui.lines.front import LineFront
 from nil_tui.lines.reader import LineReader
 from nil_tui.net.client import TableClient
 from nil_tui.net.remote import RemoteSession
 from nil_tui.net.table import TableConfig
-from nil_tui.options import PlayOptions
 from nil_tui.session import game_session as gs
 from nil_tui.session.messages import GoOn, PlayCard
 from nil_tui.session.words import seat_labels

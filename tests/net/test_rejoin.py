@@ -108,9 +108,9 @@ async def test_the_table_screens_session_tells_what_was_missed_once_back() -> No
     once."""
     from collections import Counter
 
+    from nil_tui.game.options import PlayOptions
     from nil_tui.net.client import play_scripted
     from nil_tui.net.remote import RemoteSession
-    from nil_tui.options import PlayOptions
     from nil_tui.session import game_session as gs
 
     config = TableConfig(deals=2, seed=41, start_when=2, away_timeout=0.1, deal_pause=0.1)

@@ -13,10 +13,10 @@ import pytest
 from tablehelp import served
 
 from nil_tui.engine import Card, Game, Play, Trick
+from nil_tui.game.options import PlayOptions
 from nil_tui.net.client import TableClient
 from nil_tui.net.remote import REFUSALS, RemoteSession, turn_game, turn_news, turn_state
 from nil_tui.net.table import TableConfig
-from nil_tui.options import PlayOptions
 from nil_tui.session import game_session as gs
 from nil_tui.session.messages import (
     AskHint,

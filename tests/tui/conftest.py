@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from nil_tui.options import PlayOptions
+from nil_tui.game.options import PlayOptions
 
 
 @pytest.fixture(autouse=True)

@@ -308,7 +308,7 @@ async def test_the_real_analysis_of_a_short_deal_through_the_screen(store: Store
 
 async def test_game_over_opens_the_analysis_of_the_last_deal(
         fake: FakeAnalyse, store: Store) -> None:
-    from nil_tui.options import PlayOptions
+    from nil_tui.game.options import PlayOptions
     from nil_tui.tui.screens.gameover import GameOverScreen
 
     fake.gate.set()

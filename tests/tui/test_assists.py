@@ -11,7 +11,7 @@ import pytest
 from tui_helpers import BlockingPlayer, blocking_opener, settle, table
 
 from nil_tui.engine import Game, PlayerView
-from nil_tui.options import PlayOptions
+from nil_tui.game.options import PlayOptions
 from nil_tui.session.game_session import meter_seed
 from nil_tui.store.summaries import summarize
 from nil_tui.tui.app import NilApp

@@ -16,11 +16,11 @@ import pytest
 from textual.widgets import Button, Static
 from tui_helpers import blocking_opener
 
-from nil_tui import challenge
-from nil_tui.challenge import Failed, Finished, Progress, challenge_game, reference_key
-from nil_tui.challenge import ReferenceProcess as RealReference
 from nil_tui.engine import Game
-from nil_tui.options import PlayOptions
+from nil_tui.game import daily_challenge as challenge
+from nil_tui.game.daily_challenge import Failed, Finished, Progress, challenge_game, reference_key
+from nil_tui.game.daily_challenge import ReferenceProcess as RealReference
+from nil_tui.game.options import PlayOptions
 from nil_tui.store import Store
 from nil_tui.tui.app import NilApp
 from nil_tui.tui.screens.challenge import ChallengeScreen

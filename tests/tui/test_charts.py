@@ -19,7 +19,7 @@ from textual.widget import Widget
 
 from nil_tui.engine import Game
 from nil_tui.engine.game import Phase
-from nil_tui.options import PlayOptions
+from nil_tui.game.options import PlayOptions
 from nil_tui.store import Store
 from nil_tui.tui.screens.gameover import GameOverScreen, UnderTable, running_totals
 from nil_tui.tui.screens.stats import NO_CHALLENGE, StatsScreen

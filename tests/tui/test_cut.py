@@ -9,7 +9,7 @@ import pytest
 from tui_helpers import settle, table
 
 from nil_tui.engine import Game
-from nil_tui.options import PlayOptions
+from nil_tui.game.options import PlayOptions
 from nil_tui.tui.app import NilApp
 from nil_tui.tui.screens.review import ReviewScreen
 from nil_tui.tui.widgets.trick import TrickView

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from nil_tui.engine import Game
-from nil_tui.options import PlayOptions, PlayOverrides
+from nil_tui.game.options import PlayOptions, PlayOverrides
 from nil_tui.session import home as home_module
 from nil_tui.session.saving import options_dict
 from nil_tui.store import Store

@@ -12,7 +12,7 @@ from textual.containers import VerticalScroll
 
 from nil_tui.engine import Game
 from nil_tui.engine.game import Phase
-from nil_tui.options import PlayOptions
+from nil_tui.game.options import PlayOptions
 from nil_tui.tui.screens.gameover import GameOverScreen
 
 

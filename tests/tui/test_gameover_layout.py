@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from tui_helpers import settle
 
-from nil_tui.options import PlayOptions
+from nil_tui.game.options import PlayOptions
 from nil_tui.tui.app import NilApp
 from nil_tui.tui.screens.gameover import GameOverScreen
 

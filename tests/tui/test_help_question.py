@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from tui_helpers import settle, table
 
-from nil_tui.options import PlayOptions
+from nil_tui.game.options import PlayOptions
 from nil_tui.tui.app import NilApp
 from nil_tui.tui.screens.help_question import AskHelp
 

@@ -11,7 +11,7 @@ from test_keymash import key_event
 from textual.command import CommandList, CommandPalette
 from tui_helpers import settle, wait_for_workers
 
-from nil_tui.options import PlayOptions
+from nil_tui.game.options import PlayOptions
 from nil_tui.tui.app import NilApp
 from nil_tui.tui.screens.setup import SetupScreen
 from nil_tui.tui.screens.table import TableScreen

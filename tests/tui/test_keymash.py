@@ -20,7 +20,7 @@ from textual import events
 from tui_helpers import settle, wait_for_workers
 
 from nil_tui.engine import DECK, Game, score
-from nil_tui.options import PlayOptions
+from nil_tui.game.options import PlayOptions
 from nil_tui.tui.app import NilApp
 from nil_tui.tui.screens.table import TableScreen
 from nil_tui.tui.widgets.hand import Hand
@@ -347,7 +347,7 @@ class QuickReference:
         self.date = date
 
     def news(self, should_stop: object = None, poll: float = 0.25) -> Iterator[object]:
-        from nil_tui.challenge import CHALLENGE_DEALS, Finished
+        from nil_tui.game.daily_challenge import CHALLENGE_DEALS, Finished
 
         yield Finished([1] * CHALLENGE_DEALS)
 
@@ -369,7 +369,7 @@ def quick_analysis(monkeypatch: pytest.MonkeyPatch) -> None:
         return full(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(analysis, "analyse_deal", analyse_deal)
-    from nil_tui import challenge
+    from nil_tui.game import daily_challenge as challenge
 
     monkeypatch.setattr(challenge, "ReferenceProcess", QuickReference)
 

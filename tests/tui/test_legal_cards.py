@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from tui_helpers import settle, table
 
-from nil_tui.options import PlayOptions
+from nil_tui.game.options import PlayOptions
 from nil_tui.tui.app import NilApp
 from nil_tui.tui.widgets.cards import CARD_WIDTH
 from nil_tui.tui.widgets.hand import Hand

@@ -9,7 +9,7 @@ import pytest
 from tui_helpers import settle, table
 
 from nil_tui.engine import Card
-from nil_tui.options import PlayOptions
+from nil_tui.game.options import PlayOptions
 from nil_tui.tui.app import NilApp
 from nil_tui.tui.widgets.cards import BLUE, GREEN, RED, CardLook
 from nil_tui.tui.widgets.hand import Hand
@@ -126,7 +126,7 @@ async def test_losers_crawl_under_the_table_animated() -> None:
 async def test_with_ascii_suits_the_footer_keys_are_ascii_too() -> None:
     from textual.binding import Binding
 
-    from nil_tui.options import PlayOptions
+    from nil_tui.game.options import PlayOptions
     from nil_tui.tui.app import NilApp
 
     plain = NilApp("play", options=PlayOptions(seed=3, speed="instant"))

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from textual.widgets import Static
 
-from nil_tui import challenge
-from nil_tui.challenge import challenge_game
 from nil_tui.engine import Game
-from nil_tui.options import PlayOptions
+from nil_tui.game import daily_challenge as challenge
+from nil_tui.game.daily_challenge import challenge_game
+from nil_tui.game.options import PlayOptions
 from nil_tui.tui.app import NilApp
 from nil_tui.tui.messages import GameKept
 from nil_tui.tui.screens.challenge import ChallengeScreen

@@ -11,7 +11,7 @@ from textual.widgets import Static
 from nil_tui.bots.normal import NormalBot
 from nil_tui.engine import Deal, Game
 from nil_tui.engine.scoring import DealRule
-from nil_tui.options import PlayOptions
+from nil_tui.game.options import PlayOptions
 from nil_tui.tui.screens.gameover import GameOverScreen, perfect_line
 
 

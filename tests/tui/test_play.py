@@ -9,7 +9,7 @@ from typing import Any
 from textual import events
 from tui_helpers import BlockingPlayer, settle, table, wait_for_table
 
-from nil_tui.options import PlayOptions
+from nil_tui.game.options import PlayOptions
 from nil_tui.tui.app import NilApp
 from nil_tui.tui.screens.dialogs import TooSmall
 from nil_tui.tui.screens.gameover import GameOverScreen

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from tui_helpers import settle
 
-from nil_tui.options import PlayOptions
+from nil_tui.game.options import PlayOptions
 from nil_tui.store import Store
 from nil_tui.tui.app import NilApp
 from nil_tui.tui.screens.gameover import GameOverScreen

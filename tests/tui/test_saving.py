@@ -14,7 +14,7 @@ import pytest
 from tui_helpers import settle, table
 
 from nil_tui.engine import Card, Deal, PlayerView
-from nil_tui.options import PlayOptions
+from nil_tui.game.options import PlayOptions
 from nil_tui.store import Store
 from nil_tui.tui.app import NilApp
 from nil_tui.tui.screens.dialogs import ChooseSubstitute, ConfirmQuit, ReplaceSaved

@@ -18,7 +18,7 @@ from tui_helpers import BlockingPlayer, blocking_opener, settle, table
 
 from nil_tui.bots import LEVELS
 from nil_tui.engine import Game, describe_result
-from nil_tui.options import PlayOptions, PlayOverrides
+from nil_tui.game.options import PlayOptions, PlayOverrides
 from nil_tui.session.game_session import PAUSES
 from nil_tui.store import Store
 from nil_tui.tui.app import NilApp

@@ -15,7 +15,7 @@ import pytest
 from tui_helpers import settle
 
 from nil_tui.engine import Game, Phase
-from nil_tui.options import PlayOptions
+from nil_tui.game.options import PlayOptions
 from nil_tui.tui import app as app_module
 from nil_tui.tui.app import NilApp
 from nil_tui.tui.screens import setup as setup_screen

@@ -10,7 +10,7 @@ from pathlib import Path
 
 FIRST_FRAME = """
 import asyncio, sys
-from nil_tui.options import PlayOverrides
+from nil_tui.game.options import PlayOverrides
 from nil_tui.tui.app import NilApp
 
 loaded = []
@@ -38,7 +38,7 @@ LATER = (
     "nil_tui.tui.screens.dialogs",  # quitting, a terminal too small
     "nil_tui.tui.widgets.tracker",  # the card tracker, made on its first "c"
     "nil_tui.analysis",  # the meter and the analysis
-    "nil_tui.challenge",
+    "nil_tui.game.daily_challenge",
 )
 
 
@@ -60,7 +60,7 @@ async def test_the_table_is_styled_once_before_its_first_frame_and_again_after_a
     from textual.color import Color
     from textual.dom import DOMNode
 
-    from nil_tui.options import PlayOverrides
+    from nil_tui.game.options import PlayOverrides
     from nil_tui.tui.app import NilApp
     from nil_tui.tui.screens.table import TableScreen
 

@@ -12,7 +12,7 @@ from textual.app import App
 from tui_helpers import settle, table
 
 from nil_tui.engine import Game
-from nil_tui.options import PlayOptions
+from nil_tui.game.options import PlayOptions
 from nil_tui.tui.app import NilApp
 from nil_tui.tui.screens.summary import SummaryScreen
 from nil_tui.tui.screens.table import TableScreen

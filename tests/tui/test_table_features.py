@@ -11,7 +11,7 @@ from rich.text import Text
 from tui_helpers import settle, table
 
 from nil_tui.engine import Card
-from nil_tui.options import PlayOptions
+from nil_tui.game.options import PlayOptions
 from nil_tui.tui.app import NilApp
 from nil_tui.tui.screens.review import ReviewScreen
 from nil_tui.tui.screens.summary import SummaryScreen
@@ -407,7 +407,7 @@ async def test_a_key_on_the_last_trick_view_only_closes_it() -> None:
 async def test_setup_offers_auto_play_and_waiting_after_a_trick() -> None:
     from textual.widgets import Checkbox
 
-    from nil_tui.options import options_from_dict
+    from nil_tui.game.options import options_from_dict
     from nil_tui.tui.screens.setup import SetupScreen
 
     app = NilApp("setup", options=PlayOptions(speed="fast"))

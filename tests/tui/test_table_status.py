@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from tui_helpers import settle, table
 
-from nil_tui.options import PlayOptions
+from nil_tui.game.options import PlayOptions
 from nil_tui.tui.app import NilApp
 from nil_tui.tui.screens.table import TableScreen
 

@@ -14,9 +14,9 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Footer, ProgressBar, Static
 
-from ...challenge import compare, totals, verdict
 from ...engine import Game
-from ...options import PlayOptions
+from ...game.daily_challenge import compare, totals, verdict
+from ...game.options import PlayOptions
 from .base import NilScreen
 from .gameover import headline, record_place
 from .summary import last_deal_text, standings_text

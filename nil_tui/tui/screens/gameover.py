@@ -20,7 +20,7 @@ from textual.widget import Widget
 from textual.widgets import Footer, Static
 
 from ...engine import Game
-from ...options import PlayOptions
+from ...game.options import PlayOptions
 from ...util.paths import asset_text
 from ..widgets.charts import RunningTotals
 from ..words import SEAT_LABELS, Labels, seat_labels

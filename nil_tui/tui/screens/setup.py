@@ -14,7 +14,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
 from ...engine.game import MAX_DEALS
-from ...options import DEFAULT_LEVEL, SPEEDS, PlayOptions, as_speed
+from ...game.options import DEFAULT_LEVEL, SPEEDS, PlayOptions, as_speed
 from ..ascii import use_ascii
 from ..words import resume_point
 from .base import NilScreen
@@ -168,7 +168,7 @@ class SetupScreen(NilScreen):
                 yield Button("Join a table (j)", id="join", compact=True,
                              tooltip="Sit at a friend's table with the invite they gave you")
             if self.saved is not None:
-                from ...challenge import record_date
+                from ...game.daily_challenge import record_date
 
                 record, _ = self.saved
                 date = record_date(record)
@@ -374,7 +374,7 @@ class SetupScreen(NilScreen):
     def action_challenge(self) -> None:
         """Today's daily challenge, in the look chosen on screen (its deals, bots and seed
         are the challenge's own)."""
-        from ...challenge import today
+        from ...game.daily_challenge import today
 
         self.nil_app.start_challenge(today(), look=self.read_look())
 

@@ -43,7 +43,7 @@ from .table_work import TableWork
 if TYPE_CHECKING:
     from ...driver import DriverEvent, GameDriver
     from ...engine import Game
-    from ...options import PlayOptions
+    from ...game.options import PlayOptions
     from ...session.seat import SeatSession
     from ..widgets.tracker import CardTracker
 

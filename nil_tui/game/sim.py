@@ -24,11 +24,11 @@ from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO, cast
 
-from .bots.safety import DEFAULT_TIME_CAP
-from .engine import SEAT_NAMES, Game
-from .engine.game import DEFAULT_DEALS, MAX_DEALS
-from .engine.scoring import CLASSIC, SCORINGS
-from .util import argtypes
+from ..bots.safety import DEFAULT_TIME_CAP
+from ..engine import SEAT_NAMES, Game
+from ..engine.game import DEFAULT_DEALS, MAX_DEALS
+from ..engine.scoring import CLASSIC, SCORINGS
+from ..util import argtypes
 
 EXIT_USAGE = 2
 DEFAULT_BOTS = "easy,easy,easy,easy"
@@ -78,9 +78,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``nil-tui simulate``; user errors are one line on stderr and exit status 2, and so
     is a records file or an output that cannot be written."""
-    from .bots import BotSpecError, check_spec
-    from .bots.players import set_start_notice
-    from .util.textsafe import OutputError, write_out
+    from ..bots import BotSpecError, check_spec
+    from ..bots.players import set_start_notice
+    from ..util.textsafe import OutputError, write_out
 
     # A plugin is loaded in its own process before the match (given up after 10 s): when
     # that takes a while, say so.
@@ -201,7 +201,7 @@ class _RecordsFile:
 
 
 def _usage(message: str) -> int:
-    from .util.textsafe import write_err
+    from ..util.textsafe import write_err
 
     write_err(f"nil-tui simulate: error: {message}")  # one line: it may quote a file name
     return EXIT_USAGE
@@ -270,8 +270,8 @@ def player_names(names: Sequence[str]) -> list[str]:
 
 def play_game(task: GameTask) -> GameOutcome:
     """Play one game between bots through the game driver (bots isolated as in the app)."""
-    from .bots import seat_seed
-    from .driver import GameDriver, default_opener
+    from ..bots import seat_seed
+    from ..driver import GameDriver, default_opener
 
     positions = (task.position(0), task.position(1), task.position(2), task.position(3))
     players = [{"name": task.specs[k], "kind": "bot", "bot": task.specs[k]} for k in positions]
@@ -407,7 +407,7 @@ class MatchResult:
                 self.bots[spec] = BotStats(spec, self.specs.count(spec))
 
     def add(self, outcome: GameOutcome) -> None:
-        from .bots.heuristic import edge
+        from ..bots.heuristic import edge
 
         self.games += 1
         self.deals += len(outcome.points)
@@ -493,8 +493,8 @@ def _in_workers(tasks: list[GameTask], size: int, play: Callable[[GameTask], Gam
     process ends them at once. Their plugins' processes watch them and end with them."""
     import os
 
-    from .bots.players import shutdown
-    from .util.processes import WorkerGone, WorkerPool
+    from ..bots.players import shutdown
+    from ..util.processes import WorkerGone, WorkerPool
 
     shutdown(0.2)  # the plugin processes of this process (the check of the specs) go:
     # a worker must not inherit their pipes
@@ -529,7 +529,7 @@ def _work(conn: Any, lifeline: tuple[int, int], parent: int,
     import signal
     import threading
 
-    from .util.processes import die_with_parent, serve_tasks
+    from ..util.processes import die_with_parent, serve_tasks
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     mask = getattr(signal, "pthread_sigmask", None)

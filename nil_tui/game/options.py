@@ -47,7 +47,7 @@ def as_scoring(value: object) -> Scoring:
 
 
 def as_deals(value: object) -> int:
-    from .engine.game import MAX_DEALS
+    from ..engine.game import MAX_DEALS
 
     if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_DEALS:
         return value
@@ -73,8 +73,8 @@ def as_bots(value: object) -> tuple[str, str, str]:
     if not (isinstance(value, (list, tuple)) and len(value) == 3
             and all(isinstance(b, str) and b.strip() for b in value)):
         raise OptionError(f"bots: expected three bot names, got {value!r}")
-    from .bots import HIDDEN
-    from .util.textsafe import has_control
+    from ..bots import HIDDEN
+    from ..util.textsafe import has_control
 
     if any(b.strip() in HIDDEN or has_control(b) for b in value):
         raise OptionError("bots: a bot that sees every hand plays only in simulate")
@@ -84,7 +84,7 @@ def as_bots(value: object) -> tuple[str, str, str]:
 def _default_deals() -> int:
     # The engine is imported when options are first made, not with this module: the command
     # line parses without it, and the app loads it with garbage collection off (see launch).
-    from .engine.game import DEFAULT_DEALS
+    from ..engine.game import DEFAULT_DEALS
 
     return DEFAULT_DEALS
 

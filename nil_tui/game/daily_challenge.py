@@ -21,14 +21,14 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .engine import SEAT_NAMES, Challenge, Game, Phase
-from .engine.deal import TRICKS_PER_DEAL as TRICKS  # progress counts tricks (an early end: 13)
-from .util.processes import start_resource_tracker
+from ..engine import SEAT_NAMES, Challenge, Game, Phase
+from ..engine.deal import TRICKS_PER_DEAL as TRICKS  # progress counts tricks (an early end: 13)
+from ..util.processes import start_resource_tracker
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
 
-    from .driver import Opener
+    from ..driver import Opener
 
 CHALLENGE_DEALS = 4
 CHALLENGE_BOTS = ("expert", "expert", "expert")
@@ -45,7 +45,7 @@ def today() -> str:
 
 def check_date(date: str) -> str:
     """The date itself when it is a real date written YYYY-MM-DD; ValueError otherwise."""
-    from .engine.records import is_date
+    from ..engine.records import is_date
 
     if not is_date(date):
         raise ValueError(f"expected a date written YYYY-MM-DD, got {date!r}")
@@ -79,7 +79,7 @@ def reference_key(date: str) -> str:
     """Where the store keeps the reference of a date (see ``Store.remember``). It names the
     release too: the bots of another release may play the same deals differently, and the
     reference must be what the player's opponents would have done in the player's seat."""
-    from . import __version__
+    from .. import __version__
 
     return f"challenge-reference:v{REFERENCE_VERSION}:{__version__}:{check_date(date)}"
 
@@ -120,8 +120,8 @@ def reference_points(date: str, progress: Callable[[int, int], object] | None = 
     that ends early counts its 13); ``should_stop()`` is asked before each card: when it says
     so, None is returned. ``opener`` (tests) opens the bots instead of the built-in levels
     without a cap; ``deals`` (tests) plays only the first deals."""
-    from .driver import GameDriver, default_opener
-    from .engine import DealEnded, TrickWon
+    from ..driver import GameDriver, default_opener
+    from ..engine import DealEnded, TrickWon
 
     game = reference_game(date)
     planned = CHALLENGE_DEALS if deals is None else max(1, min(deals, CHALLENGE_DEALS))
@@ -145,7 +145,7 @@ def reference_points(date: str, progress: Callable[[int, int], object] | None = 
 def valid_reference(value: object, deals: int = CHALLENGE_DEALS) -> list[int] | None:
     """The reference in ``value`` (a list of points, or a store entry ``{"points": [...]}``)
     when it is well formed (the records' rule); None otherwise."""
-    from .engine.records import RecordError, read_reference
+    from ..engine.records import RecordError, read_reference
 
     if isinstance(value, dict):
         value = value.get("points")
@@ -235,7 +235,7 @@ class Failed:
 ReferenceNews = Progress | Finished | Failed
 
 
-_REFERENCE = "nil_tui.challenge:reference_points"  # what the process calls ("module:name")
+_REFERENCE = "nil_tui.game.daily_challenge:reference_points"  # what the process calls ("module:name")
 
 
 def _child(date: str, target: str, results: Connection, lifeline: Connection) -> None:
@@ -266,7 +266,7 @@ def _child(date: str, target: str, results: Connection, lifeline: Connection) ->
         points = work(date, lambda done, total: results.send(("progress", done, total)))
         results.send(("done", points))
     except Exception as exc:  # noqa: BLE001 - the parent is told, in a few words
-        from .driver import short_text
+        from ..driver import short_text
 
         results.send(("failed", short_text(exc)))
     finally:
