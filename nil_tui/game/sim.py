@@ -22,7 +22,7 @@ import random
 import sys
 from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TextIO, cast
+from typing import IO, Any, TextIO, cast
 
 from ..bots.safety import DEFAULT_TIME_CAP
 from ..engine import SEAT_NAMES, Game
@@ -589,6 +589,26 @@ def _check_match(specs: Sequence[str], games: int, deals: int, seed: int, jobs: 
                          f"{time_cap!r}")
 
 
+def _check_part(scoring: str, first_game: int, games: int) -> None:
+    """ValueError unless the scoring is known and ``first_game`` is one of the match's."""
+    if scoring not in SCORINGS:
+        raise ValueError(f"scoring must be one of {', '.join(SCORINGS)}, not {scoring!r}")
+    if isinstance(first_game, bool) or not isinstance(first_game, int) \
+            or not 0 <= first_game < games:
+        raise ValueError(f"first_game must be a whole number from 0 to {games - 1}, not "
+                         f"{first_game!r}")
+
+
+def _count(result: MatchResult, outcome: GameOutcome, out: IO[str] | None,
+           bar: _Progress | None) -> None:
+    """One game's outcome counted, its record written (in game order), the bar moved on."""
+    result.add(outcome)
+    if out is not None and outcome.record is not None:
+        out.write(json.dumps(outcome.record, separators=(",", ":")) + "\n")
+    if bar is not None:
+        bar.step()
+
+
 def run_match(specs: Sequence[str], games: int, deals: int, seed: int, rotate: bool = False,
               jobs: int = 1, time_cap: float | None = DEFAULT_TIME_CAP,
               records_path: str | None = None, progress: bool = False, *,
@@ -611,12 +631,7 @@ def run_match(specs: Sequence[str], games: int, deals: int, seed: int, rotate: b
     for bad counts and BotSpecError for bad specs.
     """
     _check_match(specs, games, deals, seed, jobs, time_cap)
-    if scoring not in SCORINGS:
-        raise ValueError(f"scoring must be one of {', '.join(SCORINGS)}, not {scoring!r}")
-    if isinstance(first_game, bool) or not isinstance(first_game, int) \
-            or not 0 <= first_game < games:
-        raise ValueError(f"first_game must be a whole number from 0 to {games - 1}, not "
-                         f"{first_game!r}")
+    _check_part(scoring, first_game, games)
     lineup = (specs[0], specs[1], specs[2], specs[3])
     own_file = records_file is None and records_path is not None
     out = open(records_path, "w", encoding="utf-8") if own_file else records_file  # type: ignore[arg-type]  # noqa: SIM115
@@ -633,11 +648,7 @@ def run_match(specs: Sequence[str], games: int, deals: int, seed: int, rotate: b
                 outcome = next(played)
                 if on_game is not None:
                     on_game(outcome)
-            result.add(outcome)
-            if out is not None and outcome.record is not None:
-                out.write(json.dumps(outcome.record, separators=(",", ":")) + "\n")
-            if bar is not None:
-                bar.step()
+            _count(result, outcome, out, bar)
     finally:
         played.close()  # the workers end with it
         if bar is not None:
