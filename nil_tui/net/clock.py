@@ -119,7 +119,7 @@ class Clock:
         """Do the next thing the table does by itself; False when it must wait (a person's
         turn, or nobody at the table)."""
         table = self.table
-        game, driver, config = table.game, table.driver, table.config
+        game, driver = table.game, table.driver
         now = asyncio.get_running_loop().time()
         if game is None:
             self._free_seats_left(now)
@@ -127,35 +127,56 @@ class Clock:
         if driver is None or game.is_over or not table.people_here():
             return False
         if game.phase is Phase.DEAL_OVER:
-            waiting = [s for s in table.seats if s.kind == "person" and s.member is not None
-                       and not s.ready]
-            due = (self.deal_over_at or now) + config.deal_pause
-            if waiting and now < due:
-                self.wake_at(due)
-                return False
-            started = driver.next_deal()
-            for seat in table.seats:
-                seat.ready = False
-            table.tell([started])
-            return True
+            return self._next_deal(now)
         seat_number = driver.to_move
         assert seat_number is not None
+        if table.seats[seat_number].kind == "bot":
+            return await self._bot_plays()
+        if not self._stand_in_due(seat_number, now):
+            return False
+        return await self._stand_in_plays(seat_number)
+
+    def _next_deal(self, now: float) -> bool:
+        """Deal the next hand once every person here is ready or the pause is over."""
+        table = self.table
+        assert table.driver is not None
+        waiting = [s for s in table.seats if s.kind == "person" and s.member is not None
+                   and not s.ready]
+        due = (self.deal_over_at or now) + table.config.deal_pause
+        if waiting and now < due:
+            self.wake_at(due)
+            return False
+        started = table.driver.next_deal()
+        for seat in table.seats:
+            seat.ready = False
+        table.tell([started])
+        return True
+
+    async def _bot_plays(self) -> bool:
+        """The bot to move decides (in a thread) and its card is played; a card decided as
+        the last person left is held until someone is back."""
+        table, driver = self.table, self.table.driver
+        assert driver is not None
+        decision, self.held = self.held, None
+        if decision is None:
+            request = driver.request()
+            if request is None:
+                return False
+            decision = await asyncio.to_thread(driver.decide, request)
+            if not table.people_here():  # everyone left meanwhile: the card waits
+                self.held = decision
+                return False
+        events = driver.apply(decision)
+        if events is not None:
+            table.stats.cards += 1
+            table.tell(events)
+        return True
+
+    def _stand_in_due(self, seat_number: int, now: float) -> bool:
+        """Whether the stand-in plays for the person to move now: silent past the turn
+        timeout (then a moment each turn), or away past the away timeout (said once)."""
+        table, config = self.table, self.table.config
         seat = table.seats[seat_number]
-        if seat.kind == "bot":
-            decision, self.held = self.held, None
-            if decision is None:
-                request = driver.request()
-                if request is None:
-                    return False
-                decision = await asyncio.to_thread(driver.decide, request)
-                if not table.people_here():  # everyone left meanwhile: the card waits
-                    self.held = decision
-                    return False
-            events = driver.apply(decision)
-            if events is not None:
-                table.stats.cards += 1
-                table.tell(events)
-            return True
         if seat.member is not None:  # silent: the turn timeout, then a moment each turn
             wait = min(SILENT_GRACE, config.turn_timeout) if seat.stand_in \
                 else config.turn_timeout
@@ -171,7 +192,7 @@ class Clock:
             table.tell([], notices=[{"kind": "stand_in", "seat": seat_number,
                                      "bot": STAND_IN, "why": "away" if seat.member is None
                                      else "silent"}])
-        return await self._stand_in_plays(seat_number)
+        return True
 
     async def _stand_in_plays(self, seat_number: int) -> bool:
         table = self.table

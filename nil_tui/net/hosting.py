@@ -16,7 +16,7 @@ from .keys import Invite, grouped
 
 if TYPE_CHECKING:
     from ..engine import Game
-    from ..store import Store
+    from ..store import Saved, Store
     from .client import TableClient
     from .server import WireServer
     from .table import Table
@@ -159,31 +159,123 @@ def unfinished_table(home: Path | None = None) -> bool:
     return isinstance(kept, dict) and bool(kept.get("started"))
 
 
-async def open_table(settings: HostSettings) -> HostedTable:
-    """Open the table (or bring the last one back) and listen; HostError says why not."""
+class _Keeping:
+    """Where a hosted table keeps itself: its game in the table's store, its seats and keys
+    in the table's file, a finished game in the history (the host's too, when they played
+    South)."""
+
+    def __init__(self, settings: HostSettings, store: Store, table_file: Path, bind: str,
+                 port: int) -> None:
+        self.settings, self.store, self.table_file = settings, store, table_file
+        self.bind, self.port = bind, port
+        self.finished: list[Game] = []
+        self.table: Table | None = None
+
+    def save_game(self, game: Game) -> None:
+        self.store.save_current(game.to_record(), {"table": True})
+
+    def save_table(self, data: JSON) -> None:
+        from .keys import write_private
+
+        write_private(self.table_file, {**data, "bind": self.bind, "port": self.port})
+
+    def game_over(self, game: Game) -> None:
+        from ..store import Store
+
+        self.finished.append(game)
+        record = game.to_record()
+        others = [str(p.get("bot") or p.get("name")) for p in record["players"][1:]]
+        self.store.finish_game(record, {"table": True, "bots": others})
+        table = self.table
+        if self.settings.own_history and table is not None and table.seats[0].hosts:
+            # the host played South: the game joins their history
+            mine = Store.open(self.settings.home)
+            try:
+                mine.finish_game(record, {"table": True, "bots": others})
+            finally:
+                mine.close()
+
+
+def _read_json(path: Path) -> JSON | None:
+    try:
+        kept = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return kept if isinstance(kept, dict) else None
+
+
+def _tls_of(settings: HostSettings) -> ssl.SSLContext | None:
+    from .server import tls_context
+
+    if not settings.certfile:
+        return None
+    try:
+        return tls_context(settings.certfile, settings.keyfile)
+    except (OSError, ssl.SSLError) as exc:
+        raise HostError(f"cannot use the certificate: {exc}") from None
+
+
+def _resumed(kept: JSON, saved: Saved | None, keeping: _Keeping) -> Table:
+    """The last table back, with its game (its address as it was, unless given anew)."""
     from ..engine import Game
-    from ..store import Store
-    from ..util.paths import default_home
-    from .server import Limits, WireServer, tls_context
+    from .table import Table
+
+    game = Game.from_record(saved[0]) if saved and kept.get("started") else None
+    if kept.get("started") and game is None:
+        raise HostError("the last table's game is over, or its store cannot be read "
+                        "now (open a new table with nil-tui host)")
+    if keeping.settings.port is None:
+        keeping.port = int(kept.get("port", DEFAULT_PORT))
+    if keeping.bind == "127.0.0.1" and kept.get("bind"):
+        keeping.bind = str(kept["bind"])
+    return Table.restore(kept, game, save_game=keeping.save_game,
+                         save_table=keeping.save_table, on_game_over=keeping.game_over)
+
+
+def _opened(settings: HostSettings, unfinished: bool, keeping: _Keeping) -> Table:
+    """A new table (refused over an unfinished game unless it replaces it)."""
     from .table import Table, TableConfig
 
-    bind = settings.bind
-    base = settings.home or default_home()
-    home = base / TABLE_DIR
-    table_file = home / TABLE_FILE
-    kept: JSON | None
+    if unfinished and not settings.replace:
+        raise HostError("the last table's game is unfinished: nil-tui host --resume "
+                        "brings it back (or add --replace to open a new table)")
+    config = TableConfig(deals=settings.deals, seed=settings.seed, bots=settings.bots,
+                         away_timeout=settings.away_timeout,
+                         turn_timeout=settings.turn_timeout,
+                         deal_pause=settings.deal_pause, start_when=settings.players,
+                         scoring=settings.scoring)
+    return Table(config, save_game=keeping.save_game, save_table=keeping.save_table,
+                 on_game_over=keeping.game_over)
+
+
+async def _listen(settings: HostSettings, table: Table, keeping: _Keeping,
+                  tls: ssl.SSLContext | None) -> WireServer:
+    from .server import Limits, WireServer
+
+    limits = Limits(max_connections=settings.max_connections,
+                    ping_timeout=settings.ping_timeout,
+                    ping_interval=max(0.5, min(10.0, settings.ping_timeout / 2)))
+    server = WireServer({"/": table}, limits)
     try:
-        kept = json.loads(table_file.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        kept = None
-    if settings.resume and not isinstance(kept, dict):
+        keeping.port = await server.start(keeping.bind, keeping.port, tls)
+    except OSError as exc:
+        await server.close()
+        raise HostError(f"cannot listen on {keeping.bind}:{keeping.port} "
+                        f"({exc.strerror or exc})") from None
+    return server
+
+
+async def open_table(settings: HostSettings) -> HostedTable:
+    """Open the table (or bring the last one back) and listen; HostError says why not."""
+    from ..store import Store
+    from ..util.paths import default_home
+
+    home = (settings.home or default_home()) / TABLE_DIR
+    table_file = home / TABLE_FILE
+    kept = _read_json(table_file)
+    if settings.resume and kept is None:
         raise HostError("there is no table to resume (open one with nil-tui host)")
-    tls: ssl.SSLContext | None = None
-    if settings.certfile:
-        try:
-            tls = tls_context(settings.certfile, settings.keyfile)
-        except (OSError, ssl.SSLError) as exc:
-            raise HostError(f"cannot use the certificate: {exc}") from None
+    tls = _tls_of(settings)
     private_folder(home)  # the store holds every hand of the game being played
     store = Store.open(home)
     try:
@@ -191,65 +283,17 @@ async def open_table(settings: HostSettings) -> HostedTable:
     except Exception:
         store.close()
         raise
-    finished: list[Game] = []
     port = settings.port if settings.port is not None else DEFAULT_PORT
-
-    def save_game(game: Game) -> None:
-        store.save_current(game.to_record(), {"table": True})
-
-    def save_table(data: JSON) -> None:
-        from .keys import write_private
-
-        write_private(table_file, {**data, "bind": bind, "port": port})
-
-    def game_over(game: Game) -> None:
-        finished.append(game)
-        record = game.to_record()
-        others = [str(p.get("bot") or p.get("name")) for p in record["players"][1:]]
-        store.finish_game(record, {"table": True, "bots": others})
-        if settings.own_history and table.seats[0].hosts:  # the host played South: the game
-            # joins their history
-            mine = Store.open(settings.home)
-            try:
-                mine.finish_game(record, {"table": True, "bots": others})
-            finally:
-                mine.close()
-
+    keeping = _Keeping(settings, store, table_file, settings.bind, port)
     try:
         if settings.resume:
-            assert isinstance(kept, dict)
-            game = Game.from_record(saved[0]) if saved and kept.get("started") else None
-            if kept.get("started") and game is None:
-                raise HostError("the last table's game is over, or its store cannot be read "
-                                "now (open a new table with nil-tui host)")
-            if settings.port is None:
-                port = int(kept.get("port", DEFAULT_PORT))
-            if bind == "127.0.0.1" and kept.get("bind"):
-                bind = str(kept["bind"])
-            table = Table.restore(kept, game, save_game=save_game, save_table=save_table,
-                                  on_game_over=game_over)
+            assert kept is not None
+            table = _resumed(kept, saved, keeping)
         else:
-            if isinstance(kept, dict) and kept.get("started") and saved and \
-                    not settings.replace:
-                raise HostError("the last table's game is unfinished: nil-tui host --resume "
-                                "brings it back (or add --replace to open a new table)")
-            config = TableConfig(deals=settings.deals, seed=settings.seed, bots=settings.bots,
-                                 away_timeout=settings.away_timeout,
-                                 turn_timeout=settings.turn_timeout,
-                                 deal_pause=settings.deal_pause, start_when=settings.players,
-                                 scoring=settings.scoring)
-            table = Table(config, save_game=save_game, save_table=save_table,
-                          on_game_over=game_over)
-        limits = Limits(max_connections=settings.max_connections,
-                        ping_timeout=settings.ping_timeout,
-                        ping_interval=max(0.5, min(10.0, settings.ping_timeout / 2)))
-        server = WireServer({"/": table}, limits)
-        try:
-            port = await server.start(bind, port, tls)
-        except OSError as exc:
-            await server.close()
-            raise HostError(f"cannot listen on {bind}:{port} "
-                            f"({exc.strerror or exc})") from None
+            unfinished = kept is not None and bool(kept.get("started")) and bool(saved)
+            table = _opened(settings, unfinished, keeping)
+        keeping.table = table
+        server = await _listen(settings, table, keeping, tls)
     except BaseException:
         store.close()
         raise
@@ -260,11 +304,12 @@ async def open_table(settings: HostSettings) -> HostedTable:
         if settings.seat:
             table.seat_owner(0, settings.name)
     table.keep()
+    bind, port = keeping.bind, keeping.port
     shown = bind if bind not in ("0.0.0.0", "::") else public_address()
     local = Invite("127.0.0.1" if bind in ("0.0.0.0", "127.0.0.1") else bind, port,
                    table.secret, tls is not None)
     return HostedTable(table, server, store, Invite(shown, port, table.secret, tls is not None),
-                       local, bind, tls is not None, finished)
+                       local, bind, tls is not None, keeping.finished)
 
 
 __all__ = ["HostError", "HostSettings", "HostedTable", "open_table", "unfinished_table"]

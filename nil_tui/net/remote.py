@@ -243,19 +243,7 @@ def caught_up(before: Seen, state: TableState, deals: dict[int, DealSeen],
         if number > before.deal_number:
             news.append(DealBegun(number, dealer))
         start = before.plays if number == before.deal_number else 0
-        tricks = _split(plays, dealer)[0]
-        clean = [True] * 4
-        for n, play in enumerate(plays, 1):
-            trick = tricks[n // 4 - 1] if n % 4 == 0 and n // 4 <= len(tricks) else None
-            if n > start:
-                why = played_for.get((number, play.seat, play.card))
-                if why is not None:
-                    news.append(BotFailed(play.seat, play.card, why))
-                news.append(Played(play.seat, play.card, play.forced))
-                if trick is not None:
-                    news.append(TrickTaken(trick, clean[trick.winner]))
-            if trick is not None:
-                clean[trick.winner] = False
+        news += _plays_news(number, dealer, plays, start, played_for)
         over = number < state.deal_number or state.pace in ("deal_over", "game_over")
         told = number == before.deal_number and before.over
         if over and not told and game is not None and number <= len(game.deals):
@@ -263,6 +251,27 @@ def caught_up(before: Seen, state: TableState, deals: dict[int, DealSeen],
     if state.pace == "game_over" and game is not None and game.is_over and not (
             before.over and before.deal_number == state.deal_number):
         news.append(GameOver(game.totals, game.losers))
+    return news
+
+
+def _plays_news(number: int, dealer: int, plays: Sequence[Play], start: int,
+                played_for: dict[tuple[int, int, Card], str]) -> list[News]:
+    """The news of deal ``number``'s plays after the first ``start``: each card (a card a
+    bot played for someone away said first), each trick taken."""
+    tricks = _split(plays, dealer)[0]
+    clean = [True] * 4
+    news: list[News] = []
+    for n, play in enumerate(plays, 1):
+        trick = tricks[n // 4 - 1] if n % 4 == 0 and n // 4 <= len(tricks) else None
+        if n > start:
+            why = played_for.get((number, play.seat, play.card))
+            if why is not None:
+                news.append(BotFailed(play.seat, play.card, why))
+            news.append(Played(play.seat, play.card, play.forced))
+            if trick is not None:
+                news.append(TrickTaken(trick, clean[trick.winner]))
+        if trick is not None:
+            clean[trick.winner] = False
     return news
 
 
@@ -513,19 +522,8 @@ class RemoteSession(OwnHelp, NoBotsHere):
     def told_so_far(self, notes: Sequence[DriverEvent] = ()) -> list[gs.Out]:
         """The deal so far, as news (the seat sat down, or came back, in the middle of it)."""
         state = self.state()
-        out: list[gs.Out] = []
-        tricks = iter(state.tricks)
-        clean = [True] * 4
-        for n, play in enumerate(state.plays, 1):
-            why = self._played_for.get((state.deal_number, play.seat, play.card))
-            if why is not None:  # a bot played it for someone away, as the others were told
-                out.append(BotFailed(play.seat, play.card, why))
-            out.append(Played(play.seat, play.card, play.forced))
-            if n % 4 == 0:
-                trick = next(tricks)
-                out.append(TrickTaken(trick, clean[trick.winner]))
-                clean[trick.winner] = False
-        return out
+        return [*_plays_news(state.deal_number, state.dealer, state.plays, 0,
+                             self._played_for)]
 
     def start(self) -> list[gs.Out]:
         return self._release()

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..driver import Decision, DriverEvent, GameDriver, Opener
-from ..engine import SEAT_NAMES, DealEnded, DealStarted, Game, IllegalPlay, Phase
+from ..engine import SEAT_NAMES, Card, DealEnded, DealStarted, Game, IllegalPlay, Phase
 from ..session import messages as session
 from . import keys
 from .clock import STAND_IN, Clock
@@ -223,20 +223,23 @@ class Table:
             return None
         here = [s for s in self.seats if s.kind == "person" and s.member is not None]
         current = next((s for s in self.seats if s.owner), None)
-        host = next((s for s in self.seats if s.hosts and s.kind == "person"), None)
-        if host is not None and (host.member is not None or not here):
-            new: Seat | None = host
-        elif current is not None and current.kind == "person" and (
-                current.member is not None or not here):
-            new = current
-        else:
-            new = min(here, key=lambda s: s.joined) if here else None
+        new = self._next_owner(here, current)
         if new is current:
             return None
         for seat in self.seats:
             seat.owner = seat is new
         self.keep()
         return {"kind": "owner", "seat": new.number if new is not None else None}
+
+    def _next_owner(self, here: list[Seat], current: Seat | None) -> Seat | None:
+        """The seat that owns the table now (see :meth:`settle_owner`)."""
+        host = next((s for s in self.seats if s.hosts and s.kind == "person"), None)
+        if host is not None and (host.member is not None or not here):
+            return host
+        if current is not None and current.kind == "person" and (
+                current.member is not None or not here):
+            return current
+        return min(here, key=lambda s: s.joined) if here else None
 
     def owner_seat(self) -> int | None:
         return next((s.number for s in self.seats if s.owner), None)
@@ -254,41 +257,12 @@ class Table:
 
     def admit(self, hello: Hello, member: Member) -> int:
         """Seat a connection that said hello; Refusal (fatal) when it may not sit."""
-        if not keys.same_secret(hello.invite, self.secret):
-            raise Refusal("not_invited", "this invite does not open this table", fatal=True)
-        theirs = short_version(hello.app) if VERSION.fullmatch(hello.app) else None
-        if hello.protocol != PROTOCOL or theirs != short_version(_app()):
-            raise Refusal("wrong_version", f"this table runs nil-tui {short_version(_app())} "
-                          f"(protocol {PROTOCOL}); you have "
-                          f"{theirs or 'an unknown version'} (protocol {hello.protocol})",
-                          fatal=True)
+        self._check_hello(hello)
         if hello.key is not None:
-            found = keys.find_key(hello.key, [s.key for s in self.seats])
-            if found is None:
-                raise Refusal("unknown_key", "this seat key opens no seat at this table",
-                              fatal=True)
-            seat = self.seats[found]
-            old = seat.member
-            seat.member = member
-            if old is not None:
-                old.close(4000, "you joined this table again from elsewhere")
-            if hello.name:  # a new name is made unique as a newcomer's is
-                seat.name = unique_name(self.seats, hello.name, found)
-            back = seat.away_since is not None or seat.stand_in
-            seat.away_since, seat.stand_in = None, False
-            notice = {"kind": "back" if back else "joined", "seat": found, "name": seat.name}
+            found, notice = self._seat_again(hello, hello.key, member)
         else:
-            if self.game is not None:
-                raise Refusal("started", "the game has started: only its players may come "
-                              "back (with their seat key)", fatal=True)
-            found = free_seat(self.seats, hello.seat)
-            seat = self.seats[found]
-            seat.kind, seat.key, seat.member = "person", keys.new_secret(), member
-            self._joins += 1
-            seat.joined = self._joins
-            seat.name = unique_name(self.seats, hello.name or SEAT_NAMES[found], found)
-            notice = {"kind": "joined", "seat": found, "name": seat.name}
-            self.keep()
+            found, notice = self._seat_new(hello, member)
+        seat = self.seats[found]
         notices: list[JSON] = [notice]
         moved = self.settle_owner()
         if moved is not None:
@@ -304,6 +278,48 @@ class Table:
             self.start()
         self._poke()
         return found
+
+    def _check_hello(self, hello: Hello) -> None:
+        """Refusal (fatal) for a hello with another table's invite or another version."""
+        if not keys.same_secret(hello.invite, self.secret):
+            raise Refusal("not_invited", "this invite does not open this table", fatal=True)
+        theirs = short_version(hello.app) if VERSION.fullmatch(hello.app) else None
+        if hello.protocol != PROTOCOL or theirs != short_version(_app()):
+            raise Refusal("wrong_version", f"this table runs nil-tui {short_version(_app())} "
+                          f"(protocol {PROTOCOL}); you have "
+                          f"{theirs or 'an unknown version'} (protocol {hello.protocol})",
+                          fatal=True)
+
+    def _seat_again(self, hello: Hello, key: str, member: Member) -> tuple[int, JSON]:
+        """A person back with their seat key (an older connection of theirs is closed)."""
+        found = keys.find_key(key, [s.key for s in self.seats])
+        if found is None:
+            raise Refusal("unknown_key", "this seat key opens no seat at this table",
+                          fatal=True)
+        seat = self.seats[found]
+        old = seat.member
+        seat.member = member
+        if old is not None:
+            old.close(4000, "you joined this table again from elsewhere")
+        if hello.name:  # a new name is made unique as a newcomer's is
+            seat.name = unique_name(self.seats, hello.name, found)
+        back = seat.away_since is not None or seat.stand_in
+        seat.away_since, seat.stand_in = None, False
+        return found, {"kind": "back" if back else "joined", "seat": found, "name": seat.name}
+
+    def _seat_new(self, hello: Hello, member: Member) -> tuple[int, JSON]:
+        """A newcomer takes a free seat (in the lobby only) and gets its key."""
+        if self.game is not None:
+            raise Refusal("started", "the game has started: only its players may come "
+                          "back (with their seat key)", fatal=True)
+        found = free_seat(self.seats, hello.seat)
+        seat = self.seats[found]
+        seat.kind, seat.key, seat.member = "person", keys.new_secret(), member
+        self._joins += 1
+        seat.joined = self._joins
+        seat.name = unique_name(self.seats, hello.name or SEAT_NAMES[found], found)
+        self.keep()
+        return found, {"kind": "joined", "seat": found, "name": seat.name}
 
     def depart(self, member: Member) -> None:
         """A connection closed: its seat waits for its person (a bot stands in later)."""
@@ -364,28 +380,11 @@ class Table:
                 seat.member.send({"type": "pong", "id": request.id, "turn": self.turn})
             return False
         if kind == "start":
-            if self.game is not None:
-                raise Refusal("started", "the game has already started", msg_id=request.id)
-            if not seat.owner:
-                owner = self.owner_seat()
-                who = self.seats[owner].name if owner is not None else "the host"
-                raise Refusal("not_owner", f"only {who} starts the game", msg_id=request.id)
-            self.start()
+            self._start_by(seat, request)
             return True
         action = request.action
         if isinstance(action, session.Quit):
-            member = seat.member
-            if self.game is None and not seat.hosts and member is not None:
-                # leaving the lobby on purpose: the seat is free at once
-                seat.free()
-                self.keep()
-                notices: list[JSON] = [{"kind": "left", "seat": seat_number}]
-                moved = self.settle_owner()
-                if moved is not None:
-                    notices.append(moved)
-                self.tell([], notices=notices)
-            if member is not None:
-                member.close(1000, "you left the table: the same join brings you back")
+            self._quit(seat)
             return False
         game, driver = self.game, self.driver
         if game is None or driver is None:
@@ -394,22 +393,57 @@ class Table:
             # a silent player speaks again: they play their own cards from now on
             seat.stand_in = False
             self.tell([], notices=[{"kind": "back", "seat": seat_number,
-                                          "name": seat.name}])
+                                    "name": seat.name}])
         if isinstance(action, session.GoOn):
-            if game.phase is not Phase.DEAL_OVER or game.is_over:
-                raise Refusal("no_pause", "no deal is over now: a go-on is for the pause "
-                              "after a deal", msg_id=request.id)
-            if seat.ready:
-                return False
-            seat.ready = True
-            self._poke()
-            return True
+            return self._go_on(game, seat, request)
         if isinstance(action, session.Undo):
             raise Refusal("no_help", "Undo is off at a shared table.", msg_id=request.id)
         if not isinstance(action, session.PlayCard):
             raise Refusal("no_help", "Hints and the meter are off at a shared table.",
                           msg_id=request.id)
-        if game.phase is not Phase.PLAYING:
+        self._play(driver, seat_number, action.card, request)
+        return True
+
+    def _start_by(self, seat: Seat, request: Request) -> None:
+        """The start asked by ``seat``: only its owner starts the game, once."""
+        if self.game is not None:
+            raise Refusal("started", "the game has already started", msg_id=request.id)
+        if not seat.owner:
+            owner = self.owner_seat()
+            who = self.seats[owner].name if owner is not None else "the host"
+            raise Refusal("not_owner", f"only {who} starts the game", msg_id=request.id)
+        self.start()
+
+    def _quit(self, seat: Seat) -> None:
+        """A person leaves on purpose: in the lobby their seat is free at once (not the
+        host's); the connection is closed."""
+        member = seat.member
+        if self.game is None and not seat.hosts and member is not None:
+            seat.free()
+            self.keep()
+            notices: list[JSON] = [{"kind": "left", "seat": seat.number}]
+            moved = self.settle_owner()
+            if moved is not None:
+                notices.append(moved)
+            self.tell([], notices=notices)
+        if member is not None:
+            member.close(1000, "you left the table: the same join brings you back")
+
+    def _go_on(self, game: Game, seat: Seat, request: Request) -> bool:
+        """A seat is ready for the next deal (the deal waits for all, or its pause)."""
+        if game.phase is not Phase.DEAL_OVER or game.is_over:
+            raise Refusal("no_pause", "no deal is over now: a go-on is for the pause "
+                          "after a deal", msg_id=request.id)
+        if seat.ready:
+            return False
+        seat.ready = True
+        self._poke()
+        return True
+
+    def _play(self, driver: GameDriver, seat_number: int, card: Card,
+              request: Request) -> None:
+        """A card of ``seat_number``'s: played when it is that seat's turn and legal."""
+        if driver.phase is not Phase.PLAYING:
             raise Refusal("no_play_due", "no card is to be played now (the deal is over)",
                           msg_id=request.id)
         if request.turn != driver.turn:
@@ -421,10 +455,10 @@ class Table:
             raise Refusal("not_your_turn", f"it is not your turn ({whose} to play)",
                           msg_id=request.id)
         try:
-            events = driver.play(action.card)
+            events = driver.play(card)
         except IllegalPlay as exc:
             self.stats.refusals += 1
-            raise Refusal("illegal", f"{action.card} cannot be played: {exc.reason}",
+            raise Refusal("illegal", f"{card} cannot be played: {exc.reason}",
                           msg_id=request.id) from None
         self.stats.cards += 1
         self.tell(list(events))
@@ -433,46 +467,52 @@ class Table:
                                      self.config.turn_timeout)
         else:
             self._poke()
-        return True
 
     # --- telling the seats ------------------------------------------------------------------
     def tell(self, events: list[DriverEvent], notices: list[JSON] | None = None) -> None:
         """Tell every seat present what happened (the session's news, the same for all),
         then its own state; and who is at the table, when that changed."""
         game = self.game
+        seats = encode(self._seats_message(notices)) if notices or game is None else None
+        if game is None:
+            if seats is not None:
+                for seat in self.seats:
+                    if seat.member is not None:
+                        seat.member.send_text(seats)
+            return
+        self._time_the_deal_pause(game, events)
         present = [s.number for s in self.seats if s.member is not None]
-        states = self.states(present) if game is not None else {}
+        states = self.states(present)
         plays = next(iter(states.values())).plays if states else None
         news = [session.to_json(n) for e in events
                 if (n := news_of(game, e, plays)) is not None]
-        if game is not None and game.phase is Phase.DEAL_OVER and any(
-                isinstance(e, DealEnded) for e in events):
-            self.clock.deal_over_at = asyncio.get_running_loop().time()
-            self.clock.wake_at(self.clock.deal_over_at + self.config.deal_pause)
-        seats = encode(self._seats_message(notices)) if notices or game is None else None
         # the record goes to whoever is here once the game is over, a player who comes
         # back after the end included
         record = encode({"type": "record", "record": game.to_record()}) \
-            if game is not None and game.is_over else None
+            if game.is_over else None
         written = dict(zip(states, states_json(list(states.values()))))
-        for seat in self.seats:
-            member = seat.member
-            if member is None:
-                continue
+        for number in present:
             lines = [seats] if seats is not None else []
-            if game is not None:
-                lines += news
-                lines.append(written[seat.number])
-                self.stats.views_sent += 1
-                if record is not None:
-                    lines.append(record)
-                    self.told_the_end.add(seat.number)
-            if lines:
-                member.send_text("\n".join(lines))  # one frame: what happened, then the state
-        if game is not None and game.is_over and not self._finished:
+            lines += news
+            lines.append(written[number])
+            self.stats.views_sent += 1
+            if record is not None:
+                lines.append(record)
+                self.told_the_end.add(number)
+            member = self.seats[number].member
+            assert member is not None
+            member.send_text("\n".join(lines))  # one frame: what happened, then the state
+        if game.is_over and not self._finished:
             self._finished = True
             if self.on_game_over is not None:
                 self.on_game_over(game)
+
+    def _time_the_deal_pause(self, game: Game, events: list[DriverEvent]) -> None:
+        """A deal just ended: the next one is dealt after the pause (or once all are
+        ready)."""
+        if game.phase is Phase.DEAL_OVER and any(isinstance(e, DealEnded) for e in events):
+            self.clock.deal_over_at = asyncio.get_running_loop().time()
+            self.clock.wake_at(self.clock.deal_over_at + self.config.deal_pause)
 
     def _seats_message(self, notices: list[JSON] | None) -> JSON:
         return {"type": "seats" if self.game is not None else "lobby",

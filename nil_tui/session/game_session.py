@@ -22,14 +22,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from ..driver import BotIncident, BotReplaced, Decision, DriverEvent, GameDriver, Request
+from ..driver import Decision, DriverEvent, GameDriver, Request
 from ..engine import (
     SEAT_NAMES,
     Card,
-    CardPlayed,
-    DealEnded,
     Game,
-    GameEnded,
     IllegalPlay,
     Phase,
     PlayerView,
@@ -39,26 +36,21 @@ from ..engine import (
 from .messages import (
     Action,
     AskHint,
-    BotFailed,
     DealBegun,
-    DealOver,
-    GameOver,
     GoOn,
     Hint,
     MeterReading,
     PlayCard,
-    Played,
     Quit,
     Refused,
-    SeatReplaced,
     SetMeter,
     TableState,
     TakenBack,
-    TrickTaken,
     Undo,
     table_state,
 )
 from .meter import EstimateMeter, Meter, MeterKey, meter_seed, sure_to_take
+from .news import news_of
 from .pacing import (
     AUTO_PLAY_DELAY,
     PAUSES,
@@ -266,25 +258,12 @@ class PacedGame:
 
     def _news(self, event: DriverEvent, *, replay: bool = False) -> list[Out]:
         """An event of the driver as news (a trick won goes on show, unless told again)."""
-        if isinstance(event, CardPlayed):
-            plays = self.game.deals[event.deal_number - 1].plays
-            forced = any(p.forced for p in plays if p.card == event.card)
-            return [Played(event.seat, event.card, forced)]
-        if isinstance(event, TrickWon):
-            out: list[Out] = [TrickTaken(event.trick, event.first_trick_for_winner)]
-            if not replay:
-                out.extend(self._pacer.show(event.trick))
-            return out
-        if isinstance(event, DealEnded):
-            return [DealOver(event.deal_number, event.taken, event.points, event.early,
-                             event.totals, event.rule)]
-        if isinstance(event, GameEnded):
-            return [GameOver(event.totals, event.losers)]
-        if isinstance(event, BotIncident):
-            return [BotFailed(event.seat, event.card, event.reason)]
-        if isinstance(event, BotReplaced):
-            return [SeatReplaced(event.seat, event.spec, event.substitute, event.reason)]
-        return []
+        news = news_of(self.game, event)
+        if news is None:
+            return []
+        if isinstance(event, TrickWon) and not replay:
+            return [news, *self._pacer.show(event.trick)]
+        return [news]
 
     def _put_away(self) -> list[Out]:
         self._pacer.on_show = None
