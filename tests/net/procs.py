@@ -23,6 +23,8 @@ def command(*args: str, prefix: Sequence[str] = ()) -> list[str]:
 
 def env_for(home: Path) -> dict[str, str]:
     env = dict(os.environ)
+    for size in ("COLUMNS", "LINES"):  # (set by the test runner: a screen would take them
+        env.pop(size, None)           # over its terminal's own size)
     env["NIL_TUI_HOME"] = str(home)
     env["PYTHONUNBUFFERED"] = "1"
     return env
