@@ -26,6 +26,7 @@ LIMIT = 1 << 20  # bytes of one file; the one before is kept as plugins.log.1
 LOCK_WAIT = 0.5  # seconds an append waits for the file's lock before its text is dropped
 LOCKED_OUT = 5.0  # seconds after such a wait during which appends are dropped at once
 OLD_SUFFIX = ".1"
+JUST_CUT = 10.0  # seconds: a file made this soon after a cut is the one that follows it
 _FLAGS = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
 
 
@@ -80,7 +81,7 @@ class Log:
                 if size + len(data) > self.limit and size > 0:
                     os.replace(self.path, self.path + OLD_SUFFIX)
                     continue  # the next turn opens a fresh file and writes the note first
-                if size == 0 and self._cut:
+                if size == 0 and (self._cut or _just_cut(fd, self.path)):
                     data = cut_note(self.limit) + data
                 _write_all(fd, data)
                 self._cut = False
@@ -145,6 +146,18 @@ def _names(fd: int, path: str) -> bool:
         return False
     return stat.S_ISREG(named.st_mode) and (held.st_dev, held.st_ino) == (named.st_dev,
                                                                           named.st_ino)
+
+
+def _just_cut(fd: int, path: str) -> bool:
+    """Whether the empty file open on ``fd`` came after a cut: plugins.log.1 was renamed from
+    it moments before this file was made. Another process may have made the cut and this one
+    open the fresh file first (it never held the file that was cut, or held one cut twice
+    since); a log taken away by hand, with no cut just before, gets no note."""
+    try:
+        fresh, old = os.fstat(fd), os.stat(path + OLD_SUFFIX)
+    except OSError:
+        return False
+    return 0 <= fresh.st_ctime - old.st_ctime < JUST_CUT
 
 
 def _unlock(fd: int) -> None:
