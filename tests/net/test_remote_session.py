@@ -553,3 +553,27 @@ def test_a_seat_keeps_its_help_with_its_key(tmp_path: Path) -> None:
     assert kept_assists(tmp_path, invite) == ["hint", "meter"]
     keep_key(tmp_path, invite, "key-2", 1)  # another seat, another game's key: a fresh start
     assert kept_assists(tmp_path, invite) == []
+
+
+def test_a_forced_card_let_go_under_another_screen_is_played_once_the_table_is_back() -> None:
+    """As in a game played here: the only card of a seat at a shared table, due while another
+    screen covered the table, is timed again when the table is back (it was never played, and
+    the seat waited for a card nobody was asked for)."""
+    async def main() -> None:
+        only = Card.parse("2C")
+        mine = _state(pace="your_turn", to_move=2, thinking=None, turn=7, legal=(only,))
+        client = FakeClient([mine])
+        session = _session(client, auto_play=True)
+        assert await session.ready()
+        started = session.start()
+        assert gs.ForcedSoon(only) in started and session.state().pace == "forced"
+        session.set_watching(False)  # the last trick, say, is looked at
+        assert session.timer_done(("forced", 7)) == []
+        back = session.set_watching(True)
+        assert gs.ForcedSoon(only) in back
+        waits = [o for o in back if isinstance(o, gs.Wait) and o.token[0] == "forced"]
+        assert waits and session.timer_done(waits[0].token) == []
+        await asyncio.sleep(0)
+        assert client.sent == [(PlayCard(only), 7)]
+
+    asyncio.run(main())
