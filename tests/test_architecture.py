@@ -12,7 +12,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -146,6 +146,61 @@ def test_the_contracts_see_the_imports_made_inside_functions() -> None:
         "nil_tui.commands.table")
     assert imports.find_shortest_chain("nil_tui.commands.cli", "nil_tui.tui.app") is not None
     assert imports.find_shortest_chain("nil_tui.net.table", "nil_tui.tui.app") is None
+
+
+def circles_across_packages(imports: Any) -> list[list[str]]:
+    """The import circles (strongly connected modules) that hold modules of more than one
+    package."""
+    modules = sorted(m for m in imports.modules if m.startswith("nil_tui"))
+    order: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        order[module] = low[module] = len(order)
+        stack.append(module)
+        for other in imports.find_modules_directly_imported_by(module):
+            if not other.startswith("nil_tui"):
+                continue
+            if other not in order:
+                visit(other)
+                low[module] = min(low[module], low[other])
+            elif other in stack:
+                low[module] = min(low[module], order[other])
+        if low[module] == order[module]:
+            circle = stack[stack.index(module):]
+            del stack[stack.index(module):]
+            packages = {m if imports.find_children(m) else m.rsplit(".", 1)[0] for m in circle}
+            if len(packages) > 1:
+                found.append(sorted(circle))
+
+    for module in modules:
+        if module not in order:
+            visit(module)
+    return found
+
+
+def test_no_import_circle_runs_between_packages() -> None:
+    """Counting every import (inside functions, under TYPE_CHECKING): the screens reach the
+    app only through its face (tui/face.py), the command line is reached by nothing."""
+    assert circles_across_packages(graph()) == []
+
+
+def test_a_circle_between_packages_would_be_found() -> None:
+    class Imports:
+        modules = frozenset({"nil_tui.a.x", "nil_tui.b.y", "nil_tui.a.z"})
+        edges: ClassVar[dict[str, set[str]]] = {
+            "nil_tui.a.x": {"nil_tui.b.y"}, "nil_tui.b.y": {"nil_tui.a.x"},
+            "nil_tui.a.z": {"nil_tui.a.x"}}
+
+        def find_modules_directly_imported_by(self, module: str) -> set[str]:
+            return self.edges[module]
+
+        def find_children(self, module: str) -> set[str]:
+            return set()
+
+    assert circles_across_packages(Imports()) == [["nil_tui.a.x", "nil_tui.b.y"]]
 
 
 def test_nothing_imports_the_command_layer() -> None:

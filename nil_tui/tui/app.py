@@ -225,12 +225,21 @@ class NilApp(GuardedApp):
         self.push_screen(screen)
         self._check_size()
 
-    _replace_stack = replace_stack  # (the name the shared table's screens use)
-
     # --- what the home decided, carried out (tui/opening.py) -----------------------------
     def start_game(self, options: PlayOptions, *, replace_saved: bool = False) -> None:
         """A new game with these options (a saved game is never replaced silently)."""
         opening.start_game(self, options, replace_saved=replace_saved)
+
+    async def host_table(self, options: PlayOptions, name: str) -> str | None:
+        """Host a table of setup's choices here, the lobby next; None, or why not."""
+        from .together import host_table, settings_from
+
+        return await host_table(self, settings_from(options, name))
+
+    async def join_table(self, invite: str, name: str) -> str | None:
+        from .together import join_table
+
+        return await join_table(self, invite, name)
 
     def get_key_display(self, binding: Binding) -> str:
         """Keys as the footers show them; with ASCII suits, in ASCII too ("enter", not a

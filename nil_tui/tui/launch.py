@@ -15,6 +15,11 @@ from ..game.options import PlayOptions, PlayOverrides
 if TYPE_CHECKING:
     from ..engine import Game
     from ..store import Store
+    from .app import NilApp
+    from .face import AppFace
+
+    def _fits(app: NilApp) -> AppFace:  # the app is what its screens take it for (mypy)
+        return app
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from ..ascii import install
 install()  # under --ascii every screen is drawn in ASCII (see ..ascii)
 
 if TYPE_CHECKING:
-    from ..app import NilApp
+    from ..face import AppFace
 
 
 def close_screen(screen: Screen[Any]) -> None:
@@ -34,5 +34,5 @@ class NilScreen(Screen[None]):
         return self.is_active
 
     @property
-    def nil_app(self) -> NilApp:
-        return cast("NilApp", self.app)
+    def nil_app(self) -> AppFace:
+        return cast("AppFace", self.app)

@@ -193,10 +193,10 @@ class HistoryScreen(Screen[None]):
         if row.finished:
             self.notify("This game is over: Enter reviews it.", severity="warning")
             return
-        from ..app import NilApp
+        from ..face import AppFace
 
         app = self.app
-        if isinstance(app, NilApp):
+        if isinstance(app, AppFace):
             app.resume_from_history(row.id)
 
     def _look(self) -> CardLook:

@@ -386,20 +386,18 @@ class SetupScreen(NilScreen):
         options = self.read_options()
         if options is None:
             return
-        from ..together import host_table, settings_from
         from .lobby import TableDialog
 
         async def submit(_invite: str, name: str) -> str | None:
-            return await host_table(self.nil_app, settings_from(options, name))
+            return await self.nil_app.host_table(options, name)
 
         self.app.push_screen(TableDialog(submit, join=False))
 
     def action_join(self) -> None:
-        from ..together import join_table
         from .lobby import TableDialog
 
         async def submit(invite: str, name: str) -> str | None:
-            return await join_table(self.nil_app, invite, name)
+            return await self.nil_app.join_table(invite, name)
 
         self.app.push_screen(TableDialog(submit, join=True))
 

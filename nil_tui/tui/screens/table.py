@@ -315,8 +315,9 @@ class TableScreen(TableWork):
             return
         self._over = True
         app, session = self.nil_app, self.session
-        app.switch_screen(app.game_over_screen(self.game, self.options, session.record_path,
-                                               app.save_problem, session.leave, session.home_seat))
+        self.app.switch_screen(app.game_over_screen(
+            self.game, self.options, session.record_path, app.save_problem, session.leave,
+            session.home_seat))
 
     # --- keys up ----------------------------------------------------------------------------
     def on_screen_suspend(self) -> None:
