@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from ..session.game_session import GameSession
     from ..session.home import Home
     from ..store import Store
+    from .face import Opening
     from .screens.dialogs import TooSmall
 
 
@@ -51,7 +52,7 @@ class NilApp(GuardedApp):
         Binding("f1", "rules", "Rules", show=False),
     ]
 
-    def __init__(self, start: str = "setup", options: PlayOptions | None = None,
+    def __init__(self, start: Opening = "setup", options: PlayOptions | None = None,
                  game: Game | None = None, title: str | None = None,
                  store: Store | None = None, overrides: PlayOverrides | None = None,
                  opener: Opener | None = None, challenge_date: str | None = None) -> None:

@@ -3,7 +3,7 @@ app and its screens import each other one way only (the app opens the screens)."
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -17,11 +17,16 @@ if TYPE_CHECKING:
     from ..store import Store
 
 
+Opening = Literal["setup", "play", "resume", "replay", "history", "stats", "challenge", "host",
+                  "join"]
+"""The first screen of an app run: its command (host and join: the shared table's apps)."""
+
+
 @runtime_checkable
 class AppFace(Protocol):
     """The app as its screens see it (:class:`~nil_tui.tui.app.NilApp` is one)."""
 
-    start: str
+    start: Opening
     home: Home
 
     @property
@@ -57,4 +62,4 @@ class AppFace(Protocol):
     async def join_table(self, invite: str, name: str) -> str | None: ...
 
 
-__all__ = ["AppFace"]
+__all__ = ["AppFace", "Opening"]

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from ..engine import Game
     from ..store import Store
     from .app import NilApp
-    from .face import AppFace
+    from .face import AppFace, Opening
 
     def _fits(app: NilApp) -> AppFace:  # the app is what its screens take it for (mypy)
         return app
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 class Start:
     """What the app opens first, and with what."""
 
-    screen: str  # setup, play, resume, replay, history, stats or challenge
+    screen: Opening
     options: PlayOptions | None = None
     overrides: PlayOverrides | None = None
     game: Game | None = None
