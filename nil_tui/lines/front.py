@@ -318,34 +318,10 @@ class LineFront(Answers, Work):
         return ""
 
     def your_turn(self, state: TableState) -> str:
-        """Briefly, "Your turn: 3, 8, king." (the cards to follow with) or "Your turn, you
-        lead: any card."; in whole sentences, "Your turn, follow spades: 3, 8, king." or the
-        cards by suit, "Your turn, you lead: clubs 2, 5; hearts 9." (a number counts the
-        cards in the order said, the hand's order)."""
-        trick = state.trick
-        legal = state.legal
         meter = ""
         if self.session.meter_on:
             meter = f" Meter: {meter_words(state.taken[state.seat], self.session.meter)}."
-        if trick and all(c.suit == trick[0].suit for c in legal):
-            ranks = ", ".join(self.cards.rank(c) for c in legal)
-            if self.brief:  # (the suit led was just said)
-                return f"Your turn: {ranks}.{meter}"
-            how = f"follow {self.cards.suit(trick[0].suit)}"
-            cards = ranks
-        elif self.brief:
-            how = "you lead" if not trick else f"no {self.cards.suit(trick[0].suit)}"
-            return f"Your turn, {how}: any card.{meter}"
-        else:
-            how = "you lead" if not trick else f"no {self.cards.suit(trick[0].suit)}"
-            groups: list[tuple[int, list[str]]] = []
-            for card in legal:
-                if not groups or groups[-1][0] != card.suit:
-                    groups.append((card.suit, []))
-                groups[-1][1].append(self.cards.rank(card))
-            cards = "; ".join(f"{self.cards.suit(suit)} {', '.join(ranks)}"
-                              for suit, ranks in groups)
-        return f"Your turn, {how}: {cards}.{meter}"
+        return your_turn(state, self.cards, self.brief, meter)
 
     # --- what the player types -------------------------------------------------------------------
     def command(self, line: str | None) -> None:
@@ -464,6 +440,33 @@ class LineFront(Answers, Work):
         else:
             self.say(f"{why} The game is saved: nil-tui resume --text goes on with it."
                      .strip())
+
+
+def your_turn(state: TableState, cards: CardWords, brief: bool, meter: str) -> str:
+    """Briefly, "Your turn: 3, 8, king." (the cards to follow with) or "Your turn, you
+    lead: any card."; in whole sentences, "Your turn, follow spades: 3, 8, king." or the
+    cards by suit, "Your turn, you lead: clubs 2, 5; hearts 9." (a number counts the
+    cards in the order said, the hand's order). ``meter``: the meter's words, or ""."""
+    trick = state.trick
+    legal = state.legal
+    if trick and all(c.suit == trick[0].suit for c in legal):
+        ranks = ", ".join(cards.rank(c) for c in legal)
+        if brief:  # (the suit led was just said)
+            return f"Your turn: {ranks}.{meter}"
+        how = f"follow {cards.suit(trick[0].suit)}"
+        said = ranks
+    elif brief:
+        how = "you lead" if not trick else f"no {cards.suit(trick[0].suit)}"
+        return f"Your turn, {how}: any card.{meter}"
+    else:
+        how = "you lead" if not trick else f"no {cards.suit(trick[0].suit)}"
+        groups: list[tuple[int, list[str]]] = []
+        for card in legal:
+            if not groups or groups[-1][0] != card.suit:
+                groups.append((card.suit, []))
+            groups[-1][1].append(cards.rank(card))
+        said = "; ".join(f"{cards.suit(suit)} {', '.join(ranks)}" for suit, ranks in groups)
+    return f"Your turn, {how}: {said}.{meter}"
 
 
 def meter_words(tricks: int, reading: MeterReading | None) -> str:
