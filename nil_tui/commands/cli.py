@@ -381,12 +381,15 @@ LINE_COMMANDS = (None, "play", "resume", "challenge", "history", "stats", "repla
 
 
 def _in_lines(args: argparse.Namespace) -> bool:
-    """``--text``, or ``nil-tui`` alone with no terminal to draw on: plain lines."""
+    """``--text``, or ``nil-tui`` alone with no terminal to draw on: plain lines (a browser
+    tab of ``nil-tui serve`` has no terminal either, but draws the app in the page)."""
     if args.command not in LINE_COMMANDS:
         return False
     if getattr(args, "text", False):
         return True
-    return args.command is None and not _terminal()
+    from ..tui.browser import in_browser
+
+    return args.command is None and not _terminal() and not in_browser()
 
 
 def _terminal() -> bool:
