@@ -318,6 +318,7 @@ def test_a_crash_during_a_game_saves_it_first(home: Path, tmp_path: Path) -> Non
     assert app.saved_plays() >= 6
 
 
+@pytest.mark.slow
 def test_an_app_that_hangs_still_ends_on_sigterm(home: Path, tmp_path: Path) -> None:
     """The last resort: the app is stuck, SIGTERM cannot be handled in order; the process
     ends anyway, the terminal is put back, and the game saved with every card stays."""

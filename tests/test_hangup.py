@@ -173,6 +173,7 @@ def test_closed_at_the_first_frame(home: Path) -> None:
 
 
 @pytest.mark.parametrize("controlling", [True, False], ids=["hangup", "no-ctty"])
+@pytest.mark.slow
 def test_closed_while_a_bot_thinks(home: Path, controlling: bool) -> None:
     """The expert may think for two seconds: the app neither waits for it nor loses the
     game."""
@@ -184,6 +185,7 @@ def test_closed_while_a_bot_thinks(home: Path, controlling: bool) -> None:
     assert kept(home) == (True, False)
 
 
+@pytest.mark.slow
 def test_terminated_while_a_bot_thinks(home: Path) -> None:
     term = Terminal(home, "play", "--seed", "11", "--deals", "1", "--difficulty", "expert")
     term.wait_for("is thinking", enter_on=("Your turn",))

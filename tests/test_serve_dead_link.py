@@ -24,8 +24,10 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent / "browser"))
 from harness import WAIT, Served, gone, quick_settings, saved_game, saved_plays, until
 
-pytestmark = pytest.mark.skipif(sys.platform != "linux",
-                                reason="the server's tabs are read from /proc")
+pytestmark = [
+    pytest.mark.slow,  # a real server and its tab's process: the long set (pytest -m slow)
+    pytest.mark.skipif(sys.platform != "linux", reason="the server's tabs are read from /proc"),
+]
 
 TAB = r"""
 import asyncio, json, sys, time

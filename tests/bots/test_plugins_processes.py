@@ -198,6 +198,7 @@ def test_a_child_that_left_the_session_ends_when_simulate_is_killed(
 
 # --- an import that never ends ----------------------------------------------------------------
 @pytest.mark.parametrize("sandbox", [True, False], ids=["namespaces", "fallback"])
+@pytest.mark.slow
 def test_an_import_that_never_ends_is_given_up_after_10_s_with_a_notice_first(
         tmp_path: Path, sandbox: bool) -> None:
     tag = nil_procs.new_tag()
@@ -212,6 +213,7 @@ def test_an_import_that_never_ends_is_given_up_after_10_s_with_a_notice_first(
     assert not nil_procs.all_gone(tag, set(), 10.0)
 
 
+@pytest.mark.slow
 def test_the_notice_comes_once_for_a_slow_plugin_and_the_match_is_played(
         tmp_path: Path) -> None:
     code, text, err = finish(simulate(tmp_path, "--games", "2", "--jobs", "2", "--bots",
@@ -235,6 +237,7 @@ def test_after_its_first_hang_a_plugin_has_1_s_and_after_a_second_it_is_out_of_t
     assert all(len(t) <= 300 for t in texts)
 
 
+@pytest.mark.slow
 def test_the_short_cap_lasts_one_game() -> None:
     first = _play_one_deal("nil_hostile:EveryOtherHanger", time_cap=2.0)
     second = _play_one_deal("nil_hostile:EveryOtherHanger", time_cap=2.0)
@@ -243,6 +246,7 @@ def test_the_short_cap_lasts_one_game() -> None:
         assert "took longer than 2 s and was stopped" in texts[0]
 
 
+@pytest.mark.slow
 def test_play_says_it_is_starting_a_plugin_and_gives_up_on_an_endless_import(
         tmp_path: Path) -> None:
     env = dict(os.environ, NIL_TUI_HOME=str(tmp_path / "home"), PYTHONPATH=str(PLUGINS))

@@ -30,6 +30,7 @@ from harness import (
 )
 
 pytestmark = [
+    pytest.mark.slow,  # a real browser: the long set (pytest -m slow)
     pytest.mark.skipif(sys.platform != "linux", reason="the server's tabs are read from /proc"),
     pytest.mark.skipif(chromium_path() is None,
                        reason="no Chromium found (/usr/bin/chromium, chromium on PATH, or "

@@ -102,6 +102,7 @@ def test_a_person_away_is_said_in_their_seat_box_and_named_again_once_back(tmp_p
         host.close()
 
 
+@pytest.mark.slow
 def test_a_game_over_while_someone_is_away_waits_for_them_when_the_host_leaves(tmp_path: Path
                                                                                ) -> None:
     """Bo's terminal is closed and the game ends while a bot plays for him: the host leaving

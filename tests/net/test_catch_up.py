@@ -13,6 +13,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import pytest
 from procs import INVITE, Proc, command, records_in
 
 from nil_tui.engine.records import from_record
@@ -49,6 +50,7 @@ def cards_of(record: dict[str, Any]) -> list[str]:
     return [c for deal in record["deals"] for t in deal["tricks"] for c in t["cards"]]
 
 
+@pytest.mark.slow
 def test_join_text_tells_what_a_bot_played_for_it_while_its_link_was_down(
         tmp_path: Path) -> None:
     server, invite = host(tmp_path / "host", "--players", "2", "--deals", "2", "--seed", "12",

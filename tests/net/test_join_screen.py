@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from procs import INVITE, Proc, command, env_for
 
 from nil_tui.store import Store
@@ -92,6 +93,7 @@ def _history(home: Path) -> list[object]:
         store.close()
 
 
+@pytest.mark.slow
 def test_a_person_plays_a_shared_table_on_the_table_screen_by_keys(tmp_path: Path) -> None:
     server = Proc(command(*HOST, "--deals", "1", "--seed", "12"), tmp_path / "host")
     invite = server.read_until(INVITE, 60).group(1)
@@ -120,6 +122,7 @@ def test_a_person_plays_a_shared_table_on_the_table_screen_by_keys(tmp_path: Pat
         server.close()
 
 
+@pytest.mark.slow
 def test_the_host_killed_mid_game_and_resumed_the_table_screen_rejoins(tmp_path: Path
                                                                        ) -> None:
     server = Proc(command(*HOST, "--deals", "1", "--seed", "31", "--away-timeout", "120"),

@@ -83,6 +83,7 @@ def join(net: Net, home: Path, invite: str, name: str, delay: str = "0.05") -> P
                         prefix=net.run_in(net.client_ns)), home)
 
 
+@pytest.mark.slow
 def test_a_link_cut_mid_trick_and_a_player_who_stops_reading(net: Net, tmp_path: Path) -> None:
     server, invite = start_host(net, tmp_path / "host", "--players", "2", "--deals", "2",
                                 "--seed", "31", "--away-timeout", "1", "--ping-timeout", "2")

@@ -207,6 +207,7 @@ def test_a_seat_at_north_plays_a_whole_game_through_the_session() -> None:
 
 
 @pytest.mark.parametrize("size", [(100, 32)])
+@pytest.mark.slow
 def test_the_table_screen_plays_a_shared_table_by_keys(size: tuple[int, int], tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch
                                                        ) -> None:
@@ -284,6 +285,7 @@ def test_the_table_screen_plays_a_shared_table_by_keys(size: tuple[int, int], tm
 
 
 @pytest.mark.parametrize("program", [True, False], ids=["join", "from-setup"])
+@pytest.mark.slow
 def test_game_over_at_a_shared_table_offers_leaving_it_not_a_game_against_bots(
         program: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """At North: the seat line names the true seat, and at the end Enter leaves the table

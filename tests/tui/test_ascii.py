@@ -41,6 +41,7 @@ class Walk:
             self.bad[name] = bad[:3]
 
 
+@pytest.mark.slow
 async def test_every_screen_of_a_whole_game_is_ascii(nil_home: Any,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     from test_keymash import quick_analysis

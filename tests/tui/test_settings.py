@@ -403,6 +403,7 @@ def colourless(app: NilApp, region: Any) -> list[tuple[str, bool, bool, bool, bo
     return cells
 
 
+@pytest.mark.slow
 async def test_where_the_focus_is_shows_without_colour() -> None:
     """Each field, list, checkbox and button of setup looks different, in characters or in
     bold / reverse / underline, when it has the focus (an input's cursor aside)."""

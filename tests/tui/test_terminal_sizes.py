@@ -89,6 +89,7 @@ def words(lines: list[str]) -> list[str]:
     return " ".join(lines).split()
 
 
+@pytest.mark.slow
 def test_the_log_ends_with_the_newest_event_after_resizes_and_the_tracker(term: Tmux
                                                                           ) -> None:
     term.settled("Your turn")
