@@ -1,4 +1,4 @@
-"""Invites and seat keys: secrets from :mod:`secrets`, compared in constant time.
+"""Invites and seat keys: secrets (made and compared by :mod:`nil_tui.table.seat_keys`).
 
 An invite is ``nil://HOST:PORT/SECRET`` (``nils://`` when the table speaks TLS); the secret
 is 130 random bits written in 26 lowercase base32 letters, which players may also read out in
@@ -9,52 +9,29 @@ brings them back to the same seat.
 
 from __future__ import annotations
 
-import base64
 import hashlib
-import hmac
 import json
 import os
-import secrets
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-SECRET_BYTES = 17  # 136 bits, 26 base32 letters after the last partial group is cut: 130 bits
-SECRET_LETTERS = 26
+from ..table.seat_keys import (
+    SECRET_BYTES,
+    SECRET_LETTERS,
+    find_key,
+    new_secret,
+    normal_secret,
+    same_secret,
+)
+
 SCHEMES = {"nil": False, "nils": True}
 DEFAULT_PORT = 4711
-
-
-def new_secret() -> str:
-    """A fresh secret of 130 bits, as 26 lowercase base32 letters."""
-    raw = base64.b32encode(secrets.token_bytes(SECRET_BYTES)).decode("ascii")
-    return raw[:SECRET_LETTERS].lower()
-
-
-def normal_secret(text: str) -> str:
-    """A secret as typed or read out: dashes, spaces and case do not matter."""
-    return "".join(ch for ch in text.lower() if ch not in "- ")
 
 
 def grouped(secret: str) -> str:
     """The secret in groups of four letters, to read out."""
     return "-".join(secret[i:i + 4] for i in range(0, len(secret), 4))
-
-
-def same_secret(given: str, expected: str) -> bool:
-    """Whether two secrets match, in time that does not depend on where they differ."""
-    return hmac.compare_digest(normal_secret(given).encode("utf-8"),
-                               expected.encode("utf-8"))
-
-
-def find_key(given: str, keys: Sequence[str | None]) -> int | None:
-    """The seat whose key this is, comparing with every seat's key in constant time (a wrong
-    key takes as long as a right one, whichever seat it is near)."""
-    found = None
-    for seat, key in enumerate(keys):
-        if same_secret(given, key or "-" * SECRET_LETTERS) and key:
-            found = seat
-    return found
 
 
 class Invite(NamedTuple):
@@ -230,6 +207,7 @@ def keep_assists(home: Path, invite: Invite, assists: Sequence[str]) -> None:
             pass
 
 
-__all__ = ["DEFAULT_PORT", "Invite", "InviteError", "find_key", "grouped", "host_address",
-           "keep_assists", "keep_key", "kept_assists", "kept_key", "new_secret",
-           "normal_secret", "parse_invite", "port_number", "same_secret"]
+__all__ = ["DEFAULT_PORT", "SECRET_BYTES", "SECRET_LETTERS", "Invite", "InviteError",
+           "find_key", "grouped", "host_address", "keep_assists", "keep_key", "kept_assists",
+           "kept_key", "new_secret", "normal_secret", "parse_invite", "port_number",
+           "same_secret"]

@@ -13,6 +13,11 @@ never trips the limit. Each message's ``id`` must be larger than the last one (a
 message is refused). What the table sends a connection goes through a queue of its own, so one that stops
 reading holds up nobody: when its queue is full it is closed (it may come back with its key
 and is sent the whole position again).
+
+The server is the tables' carrier: it checks a hello (the invite, the version) before the
+table sees it, reads each request into the table's typed calls (``Table.sit``, ``act``,
+``start_by``), answers pings itself, and writes what the table tells a seat as the wire's
+frames (:class:`Seated`, with :class:`~.wire.FrameWriter`).
 """
 
 from __future__ import annotations
@@ -30,9 +35,25 @@ from websockets.http11 import Request as HttpRequest
 from websockets.http11 import Response
 from websockets.protocol import Side, State
 
+from ..session import messages as session
+from ..table import Parting, Table, TableRefusal, Update, Welcome
 from . import keys
-from .table import Table
-from .wire import INVITE_HEADER, JSON, MAX_MESSAGE, Refusal, encode, read_hello, read_request
+from .wire import (
+    INVITE_HEADER,
+    JSON,
+    MAX_MESSAGE,
+    PARTINGS,
+    FrameWriter,
+    Refusal,
+    Request,
+    check_hello,
+    deals_json,
+    encode,
+    pong,
+    read_hello,
+    read_request,
+    welcome_json,
+)
 
 
 @dataclass
@@ -163,6 +184,29 @@ class Connection:
         return False
 
 
+class Seated:
+    """A connection seated at a table, as the table sees it (its member): what the table
+    tells it, written as the wire's frames (the text of one change written once for all the
+    table's seats, by the server's one writer)."""
+
+    __slots__ = ("conn", "writer")
+
+    def __init__(self, conn: Connection, writer: FrameWriter) -> None:
+        self.conn = conn
+        self.writer = writer
+
+    def welcome(self, welcome: Welcome) -> None:
+        self.conn.send(welcome_json(welcome))
+        if welcome.so_far is not None:  # the game so far, in a message of its own
+            self.conn.send(deals_json(welcome.so_far))
+
+    def tell(self, update: Update, state: session.TableState | None) -> None:
+        self.conn.send_text(self.writer.frame(update, state))  # one frame: news, then state
+
+    def part(self, why: Parting) -> None:
+        self.conn.close(*PARTINGS[why])
+
+
 def _text_frame_header(size: int) -> bytes:
     """The header of a final, unmasked text frame of ``size`` bytes (RFC 6455, 5.2)."""
     if size < 126:
@@ -241,6 +285,7 @@ class WireServer:
         self.limits = limits or Limits()
         self.gate = Gate(self.limits)
         self.server: Server | None = None
+        self.writer = FrameWriter()
 
     @property
     def connections(self) -> int:
@@ -292,6 +337,7 @@ class WireServer:
     async def _session(self, ws: ServerConnection) -> None:
         table = self.tables[ws.request.path if ws.request is not None else "/"]
         conn = Connection(ws, self.limits)
+        member = Seated(conn, self.writer)
         try:
             raw = await asyncio.wait_for(ws.recv(), self.limits.hello_timeout)
         except (asyncio.TimeoutError, TimeoutError):
@@ -301,16 +347,17 @@ class WireServer:
             return
         try:
             hello = read_hello(raw)
-            seat = table.admit(hello, conn)
+            check_hello(hello, table.secret)
+            seat = table.sit(member, key=hello.key, name=hello.name, seat=hello.seat)
             self.gate.seated(ws)
-        except Refusal as exc:
-            await _refuse(ws, exc)
+        except TableRefusal as exc:
+            await _refuse(ws, Refusal.answering(exc, None))
             return
         sender = asyncio.get_running_loop().create_task(conn.pump())
         try:
             await self._listen(ws, conn, table, seat)
         finally:
-            table.depart(conn)
+            table.depart(member)
             if not conn.closing:
                 conn.closing = True
                 if not conn.queue.full():
@@ -341,10 +388,11 @@ class WireServer:
                                       f"{conn.last_id}: replayed or out of order",
                                       msg_id=request.id)
                     conn.last_id = request.id
-                    if table.handle(seat, request):
+                    if _handle(table, seat, request, conn):
                         conn.refund()
-                except Refusal as exc:
-                    conn.send(exc.message())
+                except TableRefusal as exc:
+                    conn.send(Refusal.answering(exc, request.id if request else None)
+                              .message())
                 except Exception as exc:  # noqa: BLE001 - one bad request must not end the table
                     import sys
 
@@ -354,6 +402,19 @@ class WireServer:
                                       msg_id=request.id if request else None).message())
         except ConnectionClosed:
             return
+
+
+def _handle(table: Table, seat: int, request: Request, conn: Connection) -> bool:
+    """A request of a seated connection, as the table's call (a ping answered here); True
+    when it was what the table waited for (the rate limit does not count those)."""
+    if request.type == "ping":
+        conn.send(pong(request.id, table.turn))
+        return False
+    if request.type == "start":
+        table.start_by(seat)
+        return True
+    assert request.action is not None and request.turn is not None  # (read_request's act)
+    return table.act(seat, request.action, request.turn)
 
 
 async def _refuse(ws: ServerConnection, refusal: Refusal) -> None:
@@ -384,4 +445,4 @@ def tls_context(certfile: str, keyfile: str | None) -> ssl.SSLContext:
     return context
 
 
-__all__ = ["Limits", "WireServer", "collect_less", "tls_context"]
+__all__ = ["Limits", "Seated", "WireServer", "collect_less", "tls_context"]

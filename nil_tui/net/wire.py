@@ -6,18 +6,25 @@ one message written by the session's ``to_json``, and sends its actions (``PlayC
 ``GoOn``) wrapped with the number of the message and of the position they answer. What only a
 table over a network needs (the hello with the invite, the seats and who is present,
 refusals, the record at the end) is written here, in lower-case types. What a client may send
-is read here with every field checked (:func:`read_hello`, :func:`read_request`), so the
-table only ever sees well-formed requests. Card codes are those of docs/RECORDS.md.
+is read here with every field checked (:func:`read_hello`, :func:`read_request`), and a
+hello checked against the table's invite and version (:func:`check_hello`), so the table only
+ever sees well-formed calls. What the table tells a seat (:mod:`nil_tui.table.member`'s
+values) is written here too (:class:`FrameWriter`). Card codes are those of docs/RECORDS.md.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, NamedTuple, TypeGuard
 
 from .. import __version__
-from ..engine import DECK, Card, Play, Trick
+from ..engine import DECK, Card, Game, Play, Trick
 from ..session import messages as session
+from ..table import MAX_NAME, Parting, TableRefusal, Update, Welcome
+from ..table import member as told
+from ..table.seat_keys import same_secret
+from ..table.values import GameSoFar, game_so_far
 
 PROTOCOL = 1
 """The protocol version; a table refuses a client of another version, naming both."""
@@ -29,25 +36,31 @@ INVITE_HEADER = "Nil-Invite"
 """A client may show the invite's secret in its WebSocket handshake under this header: the
 connection is then let in even while silent ones fill the places of those not yet seated."""
 
-MAX_NAME = 24
-"""The longest player name, in characters."""
+VERSION = re.compile(r"[0-9]+\.[0-9]+(\.[0-9A-Za-z.+-]*)?")
+"""What an ``app`` of a hello must look like: a nil-tui version."""
 
 CLIENT_TYPES = frozenset({"hello", "act", "start", "ping"})
 
 JSON = dict[str, Any]
 
 
-class Refusal(Exception):
+class Refusal(TableRefusal):
     """A message the table will not act on: ``code`` for programs, ``reason`` for people.
-    ``fatal`` ones close the connection (after the hello); others leave it open."""
+    ``fatal`` ones close the connection (after the hello); others leave it open. ``msg_id``:
+    the message refused, when it could be read."""
 
     def __init__(self, code: str, reason: str, *, fatal: bool = False,
                  msg_id: int | None = None) -> None:
-        super().__init__(reason)
-        self.code = code
-        self.reason = reason
-        self.fatal = fatal
+        super().__init__(code, reason, fatal=fatal)
         self.msg_id = msg_id
+
+    @classmethod
+    def answering(cls, refusal: TableRefusal, msg_id: int | None) -> Refusal:
+        """The table's refusal as the wire's, answering message ``msg_id`` (a refusal of
+        the wire's own is kept as it is)."""
+        if isinstance(refusal, Refusal):
+            return refusal
+        return cls(refusal.code, refusal.reason, fatal=refusal.fatal, msg_id=msg_id)
 
     def message(self) -> JSON:
         out: JSON = {"type": "error" if self.fatal else "refused", "code": self.code,
@@ -150,6 +163,19 @@ def read_hello(raw: str | bytes) -> Hello:
     if seat is not None and (not _is_int(seat) or not 0 <= seat <= 3):
         raise Refusal("malformed", "seat must be 0 to 3", fatal=True)
     return Hello(protocol, app, invite, key, name or None, seat)
+
+
+def check_hello(hello: Hello, secret: str) -> None:
+    """Refusal (fatal) for a hello with another table's invite (``secret`` is this table's)
+    or another version."""
+    if not same_secret(hello.invite, secret):
+        raise Refusal("not_invited", "this invite does not open this table", fatal=True)
+    theirs = short_version(hello.app) if VERSION.fullmatch(hello.app) else None
+    if hello.protocol != PROTOCOL or theirs != short_version(__version__):
+        raise Refusal("wrong_version", f"this table runs nil-tui {short_version(__version__)} "
+                      f"(protocol {PROTOCOL}); you have "
+                      f"{theirs or 'an unknown version'} (protocol {hello.protocol})",
+                      fatal=True)
 
 
 def clean_name(name: str) -> str:
@@ -345,6 +371,44 @@ def _template(state: session.TableState) -> list[str]:
     return pieces
 
 
+class _Position:
+    """The writer of the seats' states of one position, from the first one written (see
+    :func:`states_json`)."""
+
+    __slots__ = ("a", "b", "c", "d", "e", "first", "shared")
+
+    def __init__(self, first: session.TableState) -> None:
+        pieces = _template(first)
+        # the text between a seat's own fields, the public fields that change with every
+        # card written in once for all seats
+        between: list[str] = []
+        current = pieces[0]
+        for k, (name, i) in enumerate(zip(_MARKED, _MARKED_AT)):
+            if name in _OWN:
+                between.append(current)
+                current = pieces[k + 1]
+            else:
+                current += _field_json(name, first[i]) + pieces[k + 1]
+        between.append(current)
+        self.a, self.b, self.c, self.d, self.e = between
+        self.first = first
+        self.shared = _shared_part(first)
+
+    def write(self, state: session.TableState) -> str:
+        if state is not self.first and _shared_part(state) != self.shared:
+            return _Position(state).write(state)  # not of this position: on its own
+        a, b, c, d, e = self.a, self.b, self.c, self.d, self.e
+        seat, hand, legal, pace = state.seat, state.hand, state.legal, state.pace
+        try:  # the usual values, written at once
+            if type(seat) is not int or type(hand) is not tuple or type(legal) is not tuple:
+                raise KeyError(seat)
+            return (a + str(seat) + b + _cards_json(hand) + c + _cards_json(legal) + d
+                    + _PACES[pace] + e)
+        except (KeyError, TypeError):  # anything else, the plain way
+            return (a + _field_json("seat", seat) + b + _field_json("hand", hand) + c
+                    + _field_json("legal", legal) + d + _field_json("pace", pace) + e)
+
+
 def states_json(states: list[session.TableState]) -> list[str]:
     """Seats' states of one position, each written exactly as ``session.to_json`` writes it
     (a test compares them over whole games), but several times faster: what the states share
@@ -354,36 +418,8 @@ def states_json(states: list[session.TableState]) -> list[str]:
     own state. A state that differs from the first in anything else is written on its own."""
     if not states:
         return []
-    first = states[0]
-    pieces = _template(first)
-    # the text between a seat's own fields, the public fields that change with every card
-    # written in once for all seats
-    between: list[str] = []
-    current = pieces[0]
-    for k, (name, i) in enumerate(zip(_MARKED, _MARKED_AT)):
-        if name in _OWN:
-            between.append(current)
-            current = pieces[k + 1]
-        else:
-            current += _field_json(name, first[i]) + pieces[k + 1]
-    between.append(current)
-    a, b, c, d, e = between
-    shared = _shared_part(first)
-    out: list[str] = []
-    for state in states:
-        if state is not first and _shared_part(state) != shared:
-            out.append(states_json([state])[0])
-            continue
-        seat, hand, legal, pace = state.seat, state.hand, state.legal, state.pace
-        try:  # the usual values, written at once
-            if type(seat) is not int or type(hand) is not tuple or type(legal) is not tuple:
-                raise KeyError(seat)
-            out.append(a + str(seat) + b + _cards_json(hand) + c + _cards_json(legal) + d
-                       + _PACES[pace] + e)
-        except (KeyError, TypeError):  # anything else, the plain way
-            out.append(a + _field_json("seat", seat) + b + _field_json("hand", hand) + c
-                       + _field_json("legal", legal) + d + _field_json("pace", pace) + e)
-    return out
+    position = _Position(states[0])
+    return [position.write(state) for state in states]
 
 
 def state_json(state: session.TableState) -> str:
@@ -392,7 +428,99 @@ def state_json(state: session.TableState) -> str:
     return states_json([state])[0]
 
 
-__all__ = ["INVITE_HEADER", "MAX_MESSAGE", "PROTOCOL", "Hello", "Refusal", "Request", "act",
-           "clean_name",
-           "decode", "encode", "hello", "is_session", "read_hello", "read_request",
-           "short_version", "state_json", "states_json"]
+# --- what the table tells a seat (nil_tui.table.member's values) ------------------------------
+_NOTICES: dict[type[Any], str] = {
+    told.Joined: "joined", told.Back: "back", told.Away: "away", told.Left: "left",
+    told.OwnerMoved: "owner", told.Started: "started", told.StandIn: "stand_in"}
+"""The ``kind`` of each notice of the seats message."""
+
+PARTINGS: dict[Parting, tuple[int, str]] = {
+    Parting.ELSEWHERE: (4000, "you joined this table again from elsewhere"),
+    Parting.LEFT: (1000, "you left the table: the same join brings you back"),
+}
+"""The WebSocket close code and reason of each way the table lets a member go."""
+
+
+def notice_json(notice: told.Notice) -> JSON:
+    return {"kind": _NOTICES[type(notice)], **notice._asdict()}
+
+
+def seats_json(seats: told.Seats) -> JSON:
+    """Who sits where: ``lobby`` before the game, ``seats`` once it has started."""
+    return {"type": "seats" if seats.started else "lobby",
+            "seats": [seat._asdict() for seat in seats.seats],
+            "events": [notice_json(n) for n in seats.events],
+            "deals": seats.deals, "bots": list(seats.bots), "scoring": seats.scoring,
+            "owner": seats.owner, "away_timeout": seats.away_timeout,
+            "turn_timeout": seats.turn_timeout}
+
+
+def welcome_json(welcome: Welcome) -> JSON:
+    return {"type": "welcome", "protocol": PROTOCOL, "app": __version__,
+            "seat": welcome.seat, "key": welcome.key, "owner": welcome.owner,
+            "name": welcome.name}
+
+
+def deals_json(so_far: GameSoFar) -> JSON:
+    """The game so far, for a seat that comes back: each finished deal's dealer and cards
+    in play order, and the seat's own hand as dealt; and the cards played for someone."""
+    deals = [{"deal_number": deal.number, "dealer": deal.dealer,
+              "plays": [{"seat": p.seat, "card": p.card.code, "forced": p.forced}
+                        for p in deal.plays],
+              "hand": [c.code for c in deal.hand]} for deal in so_far.deals]
+    stood_in = [{"deal": p.deal, "seat": p.seat, "card": str(p.card), "reason": p.reason}
+                for p in so_far.played_for]
+    return {"type": "deals", "deals": deals, "incidents": stood_in}
+
+
+def finished_deals(game: Game, seat: int) -> JSON:
+    """The ``deals`` message a seat that comes back to ``game`` is sent."""
+    return deals_json(game_so_far(game, seat))
+
+
+def pong(msg_id: int, turn: int) -> JSON:
+    return {"type": "pong", "id": msg_id, "turn": turn}
+
+
+class FrameWriter:
+    """Writes what a table tells each seat present after one change as that seat's one
+    frame: who sits where (when that changed) and the news, one line each, then the seat's
+    state, then the record once the game is over. What an :class:`Update` holds for every
+    seat is written once, for the first seat told of it, and the states of the seats of one
+    position are written from the first (see :func:`states_json`): the same text goes to
+    every seat at the cost of one."""
+
+    def __init__(self) -> None:
+        self._update: Update | None = None
+        self._before = ""  # the update's lines, each with its newline
+        self._after = ""  # the record's line, after a newline
+        self._alone = ""  # the update's lines without a state
+        self._position: _Position | None = None
+
+    def frame(self, update: Update, state: session.TableState | None) -> str:
+        if update is not self._update:
+            self._written(update)
+        if state is None:
+            return self._alone
+        position = self._position
+        if position is None:
+            position = self._position = _Position(state)
+        return self._before + position.write(state) + self._after
+
+    def _written(self, update: Update) -> None:
+        """What ``update`` tells every seat, written once."""
+        lines = [encode(seats_json(update.seats))] if update.seats is not None else []
+        lines += [session.to_json(n) for n in update.news]
+        record = [encode({"type": "record", "record": update.record})] \
+            if update.record is not None else []
+        self._update, self._position = update, None
+        self._before = "\n".join(lines) + "\n" if lines else ""
+        self._after = "\n" + record[0] if record else ""
+        self._alone = "\n".join(lines + record)
+
+
+__all__ = ["INVITE_HEADER", "MAX_MESSAGE", "MAX_NAME", "PARTINGS", "PROTOCOL", "FrameWriter",
+           "Hello", "Refusal", "Request", "act", "check_hello", "clean_name", "deals_json",
+           "decode", "encode", "finished_deals", "hello", "is_session", "notice_json", "pong",
+           "read_hello", "read_request", "seats_json", "short_version", "state_json",
+           "states_json", "welcome_json"]

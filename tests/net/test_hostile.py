@@ -17,8 +17,8 @@ from nil_tui import __version__
 from nil_tui.net import keys
 from nil_tui.net.client import JoinError, TableClient, play_scripted
 from nil_tui.net.server import Limits
-from nil_tui.net.table import TableConfig
 from nil_tui.net.wire import PROTOCOL, hello, short_version
+from nil_tui.table import TableConfig
 
 
 async def raw(url: str) -> ClientConnection:

@@ -20,10 +20,10 @@ from nil_tui.lines.front import LineFront
 from nil_tui.lines.reader import LineReader
 from nil_tui.net.client import TableClient
 from nil_tui.net.remote import RemoteSession
-from nil_tui.net.table import TableConfig
 from nil_tui.session import game_session as gs
 from nil_tui.session.messages import GoOn, PlayCard
 from nil_tui.session.words import seat_labels
+from nil_tui.table import TableConfig
 
 
 async def _seated(invite: object, seat: int, name: str) -> TableClient:

@@ -17,13 +17,12 @@ from procs import Proc, command
 from tablehelp import check_record, served
 
 from nil_tui import __version__
-from nil_tui.net import clock
 from nil_tui.net.client import JoinError, TableClient, play_scripted
 from nil_tui.net.keys import parse_invite
 from nil_tui.net.server import Limits
-from nil_tui.net.table import TableConfig
 from nil_tui.net.wire import PROTOCOL, short_version
 from nil_tui.session import messages as session
+from nil_tui.table import TableConfig, clock
 
 
 async def until(client: TableClient, test: Any, timeout: float = 10.0) -> Any:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from ..driver import BotIncident, Decision, DriverEvent, default_opener
 from ..engine import Phase
 from ..session import messages as session
-from .wire import JSON
+from .member import Left, Notice, StandIn
 
 if TYPE_CHECKING:
     from ..driver import Player
@@ -189,9 +189,8 @@ class Clock:
                 return False
         if not seat.stand_in:
             seat.stand_in = True
-            table.tell([], notices=[{"kind": "stand_in", "seat": seat_number,
-                                     "bot": STAND_IN, "why": "away" if seat.member is None
-                                     else "silent"}])
+            table.tell([], notices=[StandIn(seat_number, STAND_IN,
+                                            "away" if seat.member is None else "silent")])
         return True
 
     async def _stand_in_plays(self, seat_number: int) -> bool:
@@ -222,14 +221,14 @@ class Clock:
         """In the lobby: the seats of people gone longer than the away timeout are free
         again (their keys open nothing any more); the host's own seat is kept."""
         table = self.table
-        notices: list[JSON] = []
+        notices: list[Notice] = []
         for seat in table.seats:
             if seat.kind != "person" or seat.member is not None or seat.hosts:
                 continue
             since = seat.away_since if seat.away_since is not None else now
             if now >= since + table.config.away_timeout:
                 seat.free()
-                notices.append({"kind": "left", "seat": seat.number})
+                notices.append(Left(seat.number))
             else:
                 self.wake_at(since + table.config.away_timeout)
         if notices:

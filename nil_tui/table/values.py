@@ -1,11 +1,12 @@
-"""What the table tells its seats, as the session's values: the news of an event of the game,
-and the state each seat may see."""
+"""What the table tells its seats of the game, as values: the news of an event of the game,
+the state each seat may see, and the game so far for a seat that comes back."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
-from ..engine import Game, Phase
+from ..engine import Card, Game, Phase, Play
 from ..session import messages as session
 from ..session.news import news_of
 
@@ -43,25 +44,43 @@ def seat_states(game: Game, turn: int, names: Sequence[str],
     return out
 
 
-def finished_deals(game: Game, seat: int) -> dict[str, object]:
-    """What a seat that comes back mid-game is told of the deals before the one in play
-    (its table shows the game so far: the scoreboard, the review): each deal's dealer and
-    cards in play order, public once played, and the seat's own hand as dealt; never another
-    seat's hand; and the cards a bot played for someone. Card codes as in the records; seats
-    as the table numbers them."""
-    deals = []
-    for number, deal in enumerate(game.deals, 1):
-        if not deal.is_over:
-            continue
-        deals.append({"deal_number": number, "dealer": deal.dealer,
-                      "plays": [{"seat": p.seat, "card": p.card.code, "forced": p.forced}
-                                for p in deal.plays],
-                      "hand": [c.code for c in deal.dealt_hand(seat)]})
-    # the cards the table played for a seat (a stand-in for someone away, a bot that failed):
-    # every seat was told of them as they came
-    stood_in = [{"deal": i["deal"], "seat": i["seat"], "card": i["card"], "reason": i["reason"]}
-                for i in game.incidents]
-    return {"type": "deals", "deals": deals, "incidents": stood_in}
+class DealPlayed(NamedTuple):
+    """A finished deal as one seat may know it: its dealer and its cards in play order
+    (public once played), and that seat's own hand as dealt."""
+
+    number: int
+    dealer: int
+    plays: tuple[Play, ...]
+    hand: tuple[Card, ...]
 
 
-__all__ = ["finished_deals", "news_of", "pace_of", "seat_states"]
+class PlayedFor(NamedTuple):
+    """A card the table played for a seat (a stand-in for someone away, a bot that failed):
+    every seat was told of it as it came."""
+
+    deal: int
+    seat: int
+    card: Card
+    reason: str
+
+
+class GameSoFar(NamedTuple):
+    """What a seat that comes back mid-game is told of the deals before the one in play (its
+    table shows the game so far: the scoreboard, the review); never another seat's hand."""
+
+    deals: tuple[DealPlayed, ...]
+    played_for: tuple[PlayedFor, ...]
+
+
+def game_so_far(game: Game, seat: int) -> GameSoFar:
+    """The game's finished deals as ``seat`` may know them, and the cards played for
+    anyone."""
+    deals = tuple(DealPlayed(number, deal.dealer, deal.plays, deal.dealt_hand(seat))
+                  for number, deal in enumerate(game.deals, 1) if deal.is_over)
+    played_for = tuple(PlayedFor(i["deal"], i["seat"], Card.parse(i["card"]), i["reason"])
+                       for i in game.incidents)
+    return GameSoFar(deals, played_for)
+
+
+__all__ = ["DealPlayed", "GameSoFar", "PlayedFor", "game_so_far", "news_of", "pace_of",
+           "seat_states"]

@@ -1,0 +1,16 @@
+"""A game with people at it: its authority, the :class:`Table` (who sits where, the lobby
+and its owner, the game's driver, the bots, the stand-ins for people away, and the work it
+does in time, its :class:`~.clock.Clock`).
+
+The table takes typed calls (``sit``, ``act``, ``start_by``, ``depart``) and tells each of
+its members (:class:`~.member.Member`) typed values: the session's news and that seat's
+``TableState``, who sits where, the game's record. It knows no wire format and imports
+nothing of ``nil_tui.net``, whose WebSocket server is one carrier of it.
+"""
+
+from .clock import STAND_IN, Clock
+from .member import Member, Parting, TableRefusal, Update, Welcome
+from .table import MAX_NAME, Seat, Table, TableConfig, TableStats
+
+__all__ = ["MAX_NAME", "STAND_IN", "Clock", "Member", "Parting", "Seat", "Table",
+           "TableConfig", "TableRefusal", "TableStats", "Update", "Welcome"]
