@@ -12,7 +12,7 @@ import heapq
 import statistics
 
 from nil_tui.driver import GameDriver
-from nil_tui.engine import Game, Phase
+from nil_tui.engine import Game
 from nil_tui.game.options import PlayOptions
 from nil_tui.session import game_session as gs
 from nil_tui.session import messages as p
@@ -42,8 +42,8 @@ class Clock:
     def until_my_turn(self) -> bool:
         """Run to your next turn in this deal (False: the deal ended first)."""
         s = self.session
-        while not (s.on_show is None and s.driver.human_to_move()):
-            if s.driver.phase is not Phase.PLAYING and s.on_show is None:
+        while s.state().pace not in ("your_turn", "forced"):
+            if s.state().pace in ("deal_over", "game_over"):
                 return False
             if self.asked:
                 ask = self.asked.pop(0)

@@ -64,11 +64,11 @@ class Front:
     def until_my_turn(self, limit: int = 200) -> None:
         for _ in range(limit):
             s = self.session
-            if s.driver.phase is Phase.DEAL_OVER and s.on_show is None and self.next_deal:
+            pace = s.state().pace
+            if pace == "deal_over" and self.next_deal:
                 self.take(s.act(p.GoOn()))
                 continue
-            if s.on_show is None and (s.driver.phase is not Phase.PLAYING
-                                      or s.driver.human_to_move()):
+            if pace in ("your_turn", "forced", "deal_over", "game_over"):
                 return
             if self.asked:
                 self.answer_bots()
@@ -77,7 +77,7 @@ class Front:
         raise AssertionError("the turn never came back")
 
 
-def test_a_bot_card_lands_only_after_its_pause_and_its_answer() -> None:
+def test_a_bot_card_is_played_at_once_and_shown_after_its_pause() -> None:
     s = session_for(seed=3)
     front = Front(s)
     front.take(s.start())
@@ -85,11 +85,14 @@ def test_a_bot_card_lands_only_after_its_pause_and_its_answer() -> None:
     if game.deal.to_move == 0:
         front.take(s.act(p.PlayCard(game.deal.legal_moves()[0])))
     assert front.asked and any(w.token[0] == "land" for w in front.waits)
-    played = len(game.deal.plays)
-    front.answer_bots()
-    assert len(game.deal.plays) == played, "the answer waits for the pause"
+    shown = len(s.state().plays)
+    front.asked, first = [], front.asked[0]
+    front.take(s.bot_decided(s.driver.decide(first.request)))
+    assert len(game.deal.plays) == shown + 1, "the table plays the card at once"
+    assert front.asked, "and asks the next bot at once"
+    assert len(s.state().plays) == shown, "the seat is shown it after the pause"
     front.fire("land")
-    assert len(game.deal.plays) == played + 1
+    assert len(s.state().plays) == shown + 1
 
 
 def test_a_bot_thinks_while_the_trick_is_on_show() -> None:
@@ -99,6 +102,8 @@ def test_a_bot_thinks_while_the_trick_is_on_show() -> None:
     for _ in range(60):
         front.until_my_turn()
         legal = s.game.deal.legal_moves()
+        # (the pause after the last card before your turn is over once you play)
+        front.waits = [w for w in front.waits if w.token[0] != "land"]
         front.take(s.act(p.PlayCard(legal[0])))
         if s.on_show is not None and s.driver.bot_to_move() is not None:
             break
@@ -107,10 +112,12 @@ def test_a_bot_thinks_while_the_trick_is_on_show() -> None:
     assert s.pace == "trick_on_show"
     assert front.asked, "the next bot is asked while the trick is on show"
     assert not any(w.token[0] == "land" for w in front.waits)
+    shown = len(s.state().plays)
     front.answer_bots()
+    assert len(s.state().plays) == shown, "its card waits for the trick to go"
     front.fire("trick")
     assert s.on_show is None
-    assert any(w.token[0] == "land" for w in front.waits), "its pause starts now"
+    assert len(s.state().plays) > shown, "the trick on show was its pause: it lands now"
 
 
 def test_at_instant_speed_nothing_waits() -> None:

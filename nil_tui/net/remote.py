@@ -26,6 +26,7 @@ from ..engine import SEAT_NAMES, Card, Deal, Game, Play, PlayerView, Trick
 from ..engine.cards import mask_of
 from ..engine.scoring import DealRule, first_rule
 from ..session import game_session as gs
+from ..session.frames import Frame, FrameSeat, seat_view
 from ..session.messages import (
     Action,
     AskHint,
@@ -45,7 +46,6 @@ from ..session.messages import (
     TrickTaken,
     Undo,
 )
-from ..session.pacing import Pacer
 from .seat_help import OwnHelp, SeatHelp
 
 if TYPE_CHECKING:
@@ -284,16 +284,6 @@ def _deal_over(game: Game, number: int) -> DealOver:
                     (totals[0], totals[1], totals[2], totals[3]), deal.rule)
 
 
-def seat_view(state: TableState) -> PlayerView:
-    """The seat's view of the deal (seat 0: the table is turned)."""
-    return PlayerView(
-        seat=0, hand=state.hand, legal=state.legal, trick=state.trick,
-        leader=state.leader, tricks=state.tricks, taken=state.taken,
-        hand_sizes=state.hand_sizes, dealer=state.dealer, deal_number=state.deal_number,
-        deals_planned=state.deals_planned, totals=state.totals, to_move=state.to_move,
-        rule=DealRule(state.scoring, state.pool, state.tiebreak, state.deal_number == 1))
-
-
 def away_of(message: dict[str, Any], me: int) -> tuple[str, str, str, str]:
     """Who is away (turned), from the table's list of its seats: "" (here, or not a
     person), "away" (the table waits for them) or "stand_in" (a bot plays for them)."""
@@ -334,13 +324,6 @@ def read_deals(message: dict[str, Any], me: int, deals: dict[int, DealSeen],
 
 
 # --- the session ------------------------------------------------------------------------------
-class Frame(NamedTuple):
-    """What the table sent after one change: the news, then the seat's state (turned)."""
-
-    news: tuple[News, ...]
-    state: TableState
-
-
 Reconnect = Callable[[], Awaitable[bool]]
 
 
@@ -381,7 +364,7 @@ def seat_note(event: dict[str, Any], message: dict[str, Any], me: int) -> gs.Tab
     return None
 
 
-class RemoteSession(OwnHelp, NoBotsHere):
+class RemoteSession(FrameSeat, OwnHelp, NoBotsHere):
     """A seat at a shared table, for the table screen (see the module's docstring).
 
     ``client`` is connected and seated; ``on_finished`` is called once with the finished game
@@ -394,25 +377,17 @@ class RemoteSession(OwnHelp, NoBotsHere):
                  on_finished: Callable[[Game], Path | None] | None = None,
                  reconnect: Reconnect | None = None, assists: Sequence[str] = (),
                  on_assist: Callable[[list[str]], None] | None = None) -> None:
+        FrameSeat.__init__(self, options, on_finished=on_finished)
         self.client = client
-        self.options = options
-        self.record_path: Path | None = None
         self.me = client.seat or 0
         self.home_seat = self.me
         self.leave: Callable[[], None] | None = None  # set by the screen that shows the seat
-        self._on_finished = on_finished
         self._reconnect = reconnect
         self._news: list[News] = []  # the news of the frame being read
-        self._queue: deque[Frame] = deque()  # frames heard, not shown yet
-        self._shown: TableState | None = None
         self._deals: dict[int, DealSeen] = {}  # finished deals, by number
-        self._last_trick: Trick | None = None
-        self._pacer = Pacer(options)  # a card landing, a trick on show, a forced card...
-        self._sent_turn = -1  # the turn a card was sent for (sent once)
         self._went_on = 0  # the deal after which the table was asked for the next one
         self._record: dict[str, Any] | None = None
         self._closed = False
-        self._changed = False  # a position was shown since the screen last heard
         self._lost = False
         self._missed_from: Seen | None = None  # back after a lost link: what it last heard
         self._game: tuple[tuple[int, int, int], Game] | None = None
@@ -451,17 +426,9 @@ class RemoteSession(OwnHelp, NoBotsHere):
         return True
 
     def state(self) -> TableState:
-        shown = self._shown
-        if shown is None:
-            raise RuntimeError("the table has sent no position yet (await ready())")
         help_ = self._help
-        shown = shown._replace(help_allowed=True, meter_on=help_.meter.on,
-                               assisted=bool(help_.assists))
-        if self.on_show is not None:
-            return shown._replace(pace="trick_on_show", on_show=self.on_show)
-        if shown.pace == "your_turn" and self._pacer.forced_turn == shown.turn:
-            return shown._replace(pace="forced", forced=shown.legal[0])
-        return shown
+        return super().state()._replace(help_allowed=True, meter_on=help_.meter.on,
+                                        assisted=bool(help_.assists))
 
     @property
     def game(self) -> Game:
@@ -477,14 +444,6 @@ class RemoteSession(OwnHelp, NoBotsHere):
 
     def view(self) -> PlayerView:
         return seat_view(self.state())
-
-    def last_trick(self) -> Trick | None:
-        tricks = self.state().tricks
-        return tricks[-1] if tricks else self._last_trick
-
-    @property
-    def on_show(self) -> Trick | None:
-        return self._pacer.on_show
 
     @property
     def thinking(self) -> int | None:
@@ -529,10 +488,8 @@ class RemoteSession(OwnHelp, NoBotsHere):
         return self._release()
 
     def act(self, action: Action) -> list[gs.Out]:
-        if isinstance(action, PlayCard):
-            return self._play(action.card)
-        if isinstance(action, GoOn):
-            return self._go_on()
+        if isinstance(action, (PlayCard, GoOn)):
+            return self.act_on_table(action)
         if isinstance(action, Undo):
             return [Refused("undo", REFUSALS["undo"])]
         if isinstance(action, (AskHint, SetMeter)):
@@ -542,15 +499,7 @@ class RemoteSession(OwnHelp, NoBotsHere):
             return []
         raise TypeError(f"not an action: {action!r}")
 
-    def _play(self, card: Card) -> list[gs.Out]:
-        if self.on_show is not None:
-            return self._put_away()
-        state = self.state()
-        if state.pace not in ("your_turn", "forced"):
-            whose = state.to_move
-            if whose is None:
-                return []
-            return [Refused("play", f"Wait: it is {state.names[whose]}'s turn.", card)]
+    def _send_card(self, card: Card, state: TableState) -> list[gs.Out]:
         if card not in state.legal:
             led = state.trick[0].suit if state.trick else None
             if card in state.hand and led is not None:
@@ -558,98 +507,39 @@ class RemoteSession(OwnHelp, NoBotsHere):
             return [Refused("play", "it is not in your hand", card)]
         if self._lost:  # kept for when the seat is back
             return [gs.TableNote(LOST, warn=True, status=True, log=False)]
-        if self._sent_turn == state.turn:
-            return []  # sent already: its answer is on the way
         self._sent_turn = state.turn
-        self._pacer.forced_turn = None
         self._send(action=PlayCard(card), turn=state.turn)
         return []
 
-    def _go_on(self) -> list[gs.Out]:
-        if self.on_show is not None:
-            return self._put_away()
-        heard = self.client.state
-        if heard is not None and heard.pace == "deal_over" and \
-                self._went_on < heard.deal_number:
-            self._went_on = heard.deal_number
-            self._send(GoOn(), heard.turn)
+    def _send_go_on(self, state: TableState) -> list[gs.Out]:
+        if self._went_on < state.deal_number:
+            self._went_on = state.deal_number
+            self._send(GoOn(), state.turn)
         return self._release()
 
-    def advance(self) -> list[gs.Out]:
-        return self._release()
+    def _end_known(self) -> bool:
+        return self._record is not None
 
-    def set_watching(self, watching: bool) -> list[gs.Out]:
-        self._pacer.watching = watching
-        return self._release() if watching else []
+    def _game_to_keep(self) -> Game:
+        game = self.game
+        game.assists = list(self._help.assists)  # this player's own help
+        return game
 
-    def timer_done(self, token: tuple[str, int]) -> list[gs.Out]:
-        kind, number = token
-        pacer = self._pacer
-        if kind == "trick" and pacer.trick_over(number):
-            return self._release()
-        if kind == "land" and pacer.landed(number):
-            return self._release()
-        if kind == "forced" and pacer.forced_due(number):
-            state = self.state()
-            if state.pace == "forced":
-                return self._play(state.legal[0])
-            pacer.forced_turn = None
-        return []
-
-    def _put_away(self) -> list[gs.Out]:
-        self._pacer.on_show = None
-        return self._release()
-
-    def _release(self) -> list[gs.Out]:
-        """Show the frames heard, one after another at the table's pace, then whatever the
-        position shown asks for (the player's turn, the deal's summary, the game's end)."""
+    def _shown_again(self) -> list[gs.Out]:
         out: list[gs.Out] = []
-        pacer = self._pacer
-        while self._queue and pacer.free and not pacer.landing:
-            out.extend(self._apply(self._queue.popleft()))
-        if not pacer.free or self._shown is None:
-            return out
-        if not self._queue:
-            out.extend(self._next(self._shown))
         if self._help.meter.on:
             out.extend(self._help.now(self.state(), self.view()))
-        if self._lost and out:  # the status line keeps saying so until the seat is back
+        if self._lost:  # the status line keeps saying so until the seat is back
             out.append(gs.TableNote(LOST, warn=True, status=True, log=False))
         return out
 
-    def _next(self, state: TableState) -> list[gs.Out]:
-        """What the position shown (the last heard) asks for: the game's end once its record
-        came, the deal's summary, the player's turn (its only card played for it soon)."""
-        if state.pace == "game_over":
-            if self._record is None or not self._pacer.finish():
-                return []
-            if self._on_finished is not None:
-                game = self.game
-                game.assists = list(self._help.assists)  # this player's own help
-                self.record_path = self._on_finished(game)
-            return [gs.GameFinished()]
-        if state.pace == "deal_over":
-            return self._pacer.summary(state.deal_number)
-        if state.pace != "your_turn":
-            return []
-        one = self.options.auto_play and len(state.legal) == 1 \
-            and self._sent_turn != state.turn
-        return self._pacer.your_turn(state.turn, state.legal[0] if one else None)
-
     def _apply(self, frame: Frame) -> list[gs.Out]:
-        out: list[gs.Out] = list(frame.news)
-        self._shown = state = frame.state
+        out = super()._apply(frame)
+        state = frame.state
         self._game = None
-        self._changed = True
         if state.hands_dealt is not None:
             self._deals[state.deal_number] = DealSeen(state.dealer, state.plays,
                                                       state.hands_dealt, ())
-        won = [n.trick for n in frame.news if isinstance(n, TrickTaken)]
-        if won:
-            self._last_trick = won[-1]
-            out.extend(self._pacer.show(won[-1]))
-        elif any(isinstance(n, Played) and n.seat != 0 for n in frame.news):
-            out.extend(self._pacer.land(self._pacer.pauses[0]))
         return out
 
     # --- the network ------------------------------------------------------------------------

@@ -1,20 +1,20 @@
-"""One game at the table, from its current position to its end, without a screen.
+"""One game played here, from its current position to its end, without a screen.
 
-A :class:`GameSession` owns the :class:`~nil_tui.driver.GameDriver` and the flow of play: whose
-card is awaited, a bot's card waiting to land, a finished trick on show, a forced card about
-to be played for you, the deal's end, the game's end. It also holds the help policy (hints,
-undo and the meter: allowed or not, and the assisted mark).
+A :class:`GameSession` is the table of a game played in this process with one person at it:
+it owns the :class:`~nil_tui.driver.GameDriver` (the engine checks every card), asks the bots
+(through its front end, in threads) and plays each card as soon as its bot has decided, the
+next bot thinking at once. What the person's seat is shown of it comes as frames and is paced
+by the seat's part, :class:`~.frames.FrameSeat` (the same as a shared table's seat): a card
+lands no sooner than its pause after the card before it, a finished trick stays on show, the
+deal's summary and the game's end come once. It also holds the help policy of a single person
+(hints, undo and the meter: allowed or not, and the assisted mark).
 
 It never waits on a clock and never starts a thread. Everything goes in as a call (what a
 player does: :meth:`act`; what the front end finished: :meth:`bot_decided`,
 :meth:`timer_done`, :meth:`hint_found`, :meth:`meter_estimated`) and comes out as a list of
 plain values: protocol news (:mod:`.messages`) for the log, and *effects* for the front end
 (:class:`AskBot`: let this bot decide, then call back; :class:`Wait`: call
-:meth:`timer_done` after so many seconds; :class:`ShowTrick`...). The table screen is one
-front end; a network table or a test is another.
-
-A bot thinks while the finished trick is on show and during the pause before its card
-lands: the card lands when both are over (the longer of the two, not their sum).
+:meth:`timer_done` after so many seconds; :class:`ShowTrick`...).
 """
 
 from __future__ import annotations
@@ -23,22 +23,12 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from ..driver import Decision, DriverEvent, GameDriver, Request
-from ..engine import (
-    SEAT_NAMES,
-    Card,
-    Game,
-    IllegalPlay,
-    Phase,
-    PlayerView,
-    Trick,
-    TrickWon,
-)
+from ..engine import SEAT_NAMES, Card, Game, IllegalPlay, Phase, PlayerView, Trick
+from .frames import Frame, FrameSeat, seat_view
 from .messages import (
     Action,
     AskHint,
-    DealBegun,
     GoOn,
-    Hint,
     MeterReading,
     PlayCard,
     Quit,
@@ -63,7 +53,6 @@ from .pacing import (
     ForcedSoon,
     GameFinished,
     Out,
-    Pacer,
     ShowTrick,
     TableNote,
     Wait,
@@ -95,255 +84,9 @@ def level_title(spec: str | None) -> str:
     return level.title if level else spec.rsplit(":", 1)[-1]
 
 
-class PacedGame:
-    """The flow of play of one game (the base of :class:`GameSession`): whose card is
-    awaited, a bot's card waiting to land, a finished trick on show, a forced card about to be
-    played for you, the deal's end, the game's end (those on screen: :class:`.pacing.Pacer`)."""
-
-    def __init__(self, driver: GameDriver, options: PlayOptions, *,
-                 on_finished: Callable[[Game], Path | None] | None = None,
-                 seat: int = 0) -> None:
-        self.driver = driver
-        self.options = options
-        self.seat = seat
-        self._on_finished = on_finished
-        self._pacer = Pacer(options)
-        self._asked: Request | None = None  # the bot deciding (its answer is awaited)
-        self._slow_turn = -1  # the turn whose bot has been deciding for THINKING_AFTER s
-        self._answer: Decision | None = None  # a bot's answer waiting to land
-        self._land_due = False  # the pause before the awaited card is over
-        self._no_auto_turn = -1  # a turn reached by undo: its forced card waits for you
-        self._undone_now = 0  # cards the last undo took back (said with the next turn)
-        self._started = False
-        self.record_path: Path | None = None  # where the finished game's record went
-
-    def _meter_now(self) -> list[Out]:
-        """The meter's figure after a change (none here: see :class:`GameSession`)."""
-        return []
-
-    @property
-    def game(self) -> Game:
-        return self.driver.game
-
-    @property
-    def turn(self) -> int:
-        return self.driver.turn
-
-    @property
-    def on_show(self) -> Trick | None:
-        return self._pacer.on_show
-
-    @property
-    def thinking(self) -> int | None:
-        """The seat whose bot has been deciding the position shown for a while
-        (:data:`THINKING_AFTER`), if any."""
-        asked = self._asked
-        if (asked is None or asked.turn != self.driver.turn or self.on_show is not None
-                or self._slow_turn != asked.turn):
-            return None
-        return asked.seat
-
-    @property
-    def pace(self) -> str:
-        """Where play stands (one of :data:`~.messages.PACES`)."""
-        phase = self.driver.phase
-        if phase is Phase.GAME_OVER:
-            return "game_over"
-        if phase is Phase.DEAL_OVER and self.on_show is None:
-            return "deal_over"
-        if self.on_show is not None:
-            return "trick_on_show"
-        if self.driver.human_to_move():
-            return "forced" if self._pacer.forced_turn == self.driver.turn else "your_turn"
-        return "bot_waits"
-
-    def forced_card(self) -> Card | None:
-        """Your only legal card when auto-play is on and this turn was not reached by undo
-        (there the card waits for you, so another undo can go further back)."""
-        if not self.options.auto_play or self._no_auto_turn == self.driver.turn:
-            return None
-        if not self.driver.human_to_move():
-            return None
-        legal = self.game.deal.legal_mask()
-        return self.game.deal.legal_moves()[0] if legal & (legal - 1) == 0 else None
-
-    def go_on(self) -> list[Out]:
-        """Put away the trick on show, or deal the next hand after a deal's summary."""
-        if self.on_show is not None:
-            return self._put_away()
-        if self.driver.phase is Phase.DEAL_OVER:
-            started = self.driver.next_deal()
-            out: list[Out] = [DealBegun(started.deal_number, started.dealer)]
-            out.extend(self._meter_now())
-            out.extend(self._advance())
-            return out
-        return self._advance()
-
-    def _play(self, card: Card) -> list[Out]:
-        driver = self.driver
-        if driver.phase is not Phase.PLAYING:
-            return []
-        if self.on_show is not None:
-            return self._put_away()
-        seat = driver.to_move
-        if seat is not None and not driver.is_human(seat):
-            return [Refused("play", f"Wait: it is {SEAT_NAMES[seat]}'s turn.", card)]
-        self._save_start()
-        try:
-            events = driver.play(card)
-        except IllegalPlay as exc:
-            return [Refused("play", exc.reason, card, exc.led_suit)]
-        self._pacer.forced_turn = None
-        return self._after(events)
-
-    def _save_start(self) -> None:
-        """Play starts here: the deal that starts is saved (once)."""
-        if not self._started:
-            self._started = True
-            if not self.game.deal.plays:
-                self.driver.save()
-
-    def bot_decided(self, decision: Decision) -> list[Out]:
-        """A bot's answer: it lands once the pause before it and any trick on show are over
-        (an answer for a position that is gone is dropped, and the bot asked again)."""
-        asked, self._asked = self._asked, None
-        if asked is not None and decision.turn == self.driver.turn:
-            self._answer = decision
-        return self._advance()
-
-    def bot_lost(self, request: Request) -> list[Out]:
-        """The bot of ``request`` could not answer at all (its thread failed)."""
-        if self._asked == request:
-            self._asked = None
-        return []
-
-    def timer_done(self, token: tuple[str, int]) -> list[Out]:
-        """A :class:`Wait` is over."""
-        kind, number = token
-        pacer = self._pacer
-        if kind == "trick":
-            return self._advance() if pacer.trick_over(number) else []
-        if kind == "slow":  # the bot still deciding this turn is now said to be thinking
-            asked = self._asked
-            if asked is not None and asked.turn == number == self.driver.turn:
-                self._slow_turn = number
-            return []
-        if kind == "land" and pacer.landed(number):
-            self._land_due = True
-            return self._advance()
-        if kind == "forced" and number == self.driver.turn and pacer.forced_due(number):
-            card = self.forced_card()
-            if card is not None:
-                return self._play(card)
-            pacer.forced_turn = None
-        return []
-
-    def advance(self) -> list[Out]:
-        """Whatever comes next now (the front end changed the options, say)."""
-        return self._advance()
-
-    def set_watching(self, watching: bool) -> list[Out]:
-        """Whether the table is in front (not under another screen, not showing the last
-        trick): a bot's card lands and a forced card is played only while it is."""
-        self._pacer.watching = watching
-        return self._advance() if watching else []
-
-    def _after(self, events: Sequence[DriverEvent]) -> list[Out]:
-        out: list[Out] = []
-        for event in events:
-            out.extend(self._news(event))
-        out.extend(self._meter_now())
-        out.extend(self._advance())
-        return out
-
-    def _news(self, event: DriverEvent, *, replay: bool = False) -> list[Out]:
-        """An event of the driver as news (a trick won goes on show, unless told again)."""
-        news = news_of(self.game, event)
-        if news is None:
-            return []
-        if isinstance(event, TrickWon) and not replay:
-            return [news, *self._pacer.show(event.trick)]
-        return [news]
-
-    def _put_away(self) -> list[Out]:
-        self._pacer.on_show = None
-        return self._advance()
-
-    def _advance(self) -> list[Out]:
-        """Whatever comes next: ask a bot (it may think while a trick is on show), land its
-        card when its pause is over, time a forced card, show the deal's or game's end."""
-        driver = self.driver
-        phase = driver.phase
-        out: list[Out] = []
-        if phase is Phase.PLAYING and driver.bot_to_move() is not None and self._started:
-            out.extend(self._ask())
-        if not self._pacer.free:
-            return out
-        if phase is Phase.DEAL_OVER:
-            out.extend(self._pacer.summary(self.game.deal_number))
-        elif phase is Phase.GAME_OVER:
-            if self._pacer.finish():
-                if self._on_finished is not None:
-                    self.record_path = self._on_finished(self.game)
-                out.append(GameFinished())
-        elif driver.human_to_move():
-            out.extend(self._pacer.your_turn(driver.turn, self.forced_card(),
-                                             self._undone_now))
-            self._undone_now = 0
-        else:
-            out.extend(self._land())
-        return out
-
-    def _land(self) -> list[Out]:
-        """The awaited bot's card: its pause starts once it is asked, and it lands once both
-        its answer is in and its pause is over."""
-        answer, driver = self._answer, self.driver
-        waiting = not self._land_due and not self._pacer.landing
-        if answer is None or answer.turn != driver.turn:
-            return self._start_landing() if self._asked is not None and waiting else []
-        out = self._start_landing() if waiting else []
-        if self._land_due:
-            self._answer = None
-            events = driver.apply(answer)
-            if events is not None:
-                self._land_due = False
-                out.extend(self._after(events))
-        return out
-
-    def _ask(self) -> list[Out]:
-        """Ask the bot to move, unless it is deciding already (or still answering a position
-        that is gone: it is asked again once that answer is in)."""
-        if self._asked is not None or (self._answer is not None
-                                       and self._answer.turn == self.driver.turn):
-            return []
-        request = self.driver.request()
-        if request is None:
-            return []
-        self._asked = request
-        self._answer = None
-        self._land_due = self._pacer.landing = False
-        out: list[Out] = [AskBot(request), Wait(THINKING_AFTER, ("slow", request.turn))]
-        if self._pacer.free:
-            out.extend(self._start_landing())
-        return out
-
-    def _start_landing(self) -> list[Out]:
-        """The pause before the awaited bot's card lands starts now. The game's first card
-        waits as long as a finished trick stays: the table shows the cut for the first
-        dealer until then."""
-        pause, trick = self._pacer.pauses
-        game = self.game
-        if game.deal_number == 1 and not game.deal.plays and game.cut is not None:
-            pause = max(pause, trick)
-        waits = self._pacer.land(pause)
-        if not waits:
-            self._land_due = True
-        return waits
-
-
-class GameSession(PacedGame):
-    """One game for the person in ``seat`` (see the module's docstring): the flow of play,
-    the help policy, what the seat may see.
+class GameSession(FrameSeat):
+    """One game for the person in ``seat`` (see the module's docstring): the table, the help
+    policy, what the seat may see.
 
     ``options`` give the pace (speed, the pause after a trick, auto-play) and whether the
     meter starts on; ``save_problem`` says why the game is not saved, when it is not (the
@@ -355,12 +98,173 @@ class GameSession(PacedGame):
                  save_problem: Callable[[], str | None] = lambda: None,
                  on_finished: Callable[[Game], Path | None] | None = None,
                  seat: int = 0) -> None:
-        super().__init__(driver, options, on_finished=on_finished, seat=seat)
-        self._save_problem = save_problem
-        self._meter = Meter(bool(options.meter) and self.help_allowed)
+        self.driver = driver
+        super().__init__(options, on_finished=on_finished)
+        self.seat = seat
         self.home_seat = 0  # the table here is never turned: you sit at South
         self.leave: Callable[[], None] | None = None  # game over offers a new game
+        self._save_problem = save_problem
+        self._meter = Meter(bool(options.meter) and self.help_allowed)
+        self._asked: Request | None = None  # the bot deciding (its answer is awaited)
+        self._slow_turn = -1  # the turn whose bot has been deciding for THINKING_AFTER s
+        self._no_auto_turn = -1  # a turn reached by undo: its forced card waits for you
+        self._undone_now = 0  # cards the last undo took back (said with the next turn)
+        self._started = False
+        self._shown = self._position()
 
+    # --- the table: the driver, the bots ------------------------------------------------------
+    @property
+    def game(self) -> Game:
+        return self.driver.game
+
+    @property
+    def turn(self) -> int:
+        return self.driver.turn
+
+    def _position(self, seat: int | None = None) -> TableState:
+        """What ``seat`` (default: the session's) may see of the table now."""
+        driver = self.driver
+        phase = driver.phase
+        if phase is Phase.GAME_OVER:
+            pace = "game_over"
+        elif phase is Phase.DEAL_OVER:
+            pace = "deal_over"
+        else:
+            pace = "your_turn" if driver.human_to_move() else "bot_waits"
+        return table_state(self.game, self.seat if seat is None else seat, turn=driver.turn,
+                           pace=pace, names=SEAT_NAMES,
+                           levels=[driver.spec_of(s) for s in range(4)])
+
+    def _tell(self, events: Sequence[DriverEvent]) -> list[Out]:
+        """What just happened, as a frame for the seat; then the next bot is asked (it
+        thinks while the seat is shown the cards before its own)."""
+        news = tuple(n for e in events if (n := news_of(self.game, e)) is not None)
+        return self.heard(Frame(news, self._position())) + self._ask()
+
+    def _ask(self) -> list[Out]:
+        """Ask the bot to move, unless one is deciding already (or the table waits for the
+        person, or the table is not drawn yet)."""
+        driver = self.driver
+        if not self._started or self._asked is not None or driver.phase is not Phase.PLAYING \
+                or driver.bot_to_move() is None:
+            return []
+        request = driver.request()
+        if request is None:
+            return []
+        self._asked = request
+        return [AskBot(request), Wait(THINKING_AFTER, ("slow", request.turn))]
+
+    def decide(self, request: Request) -> Decision:
+        """The bot's decision for ``request`` (blocking: the front end calls it in a thread)."""
+        return self.driver.decide(request)
+
+    def bot_decided(self, decision: Decision) -> list[Out]:
+        """A bot's answer: played at once, shown after the cards before it (an answer for a
+        position that is gone is dropped, and the bot asked again)."""
+        asked, self._asked = self._asked, None
+        if asked is not None and decision.turn == self.driver.turn:
+            events = self.driver.apply(decision)
+            if events is not None:
+                return self._tell(events)
+        return self._ask()
+
+    def bot_lost(self, request: Request) -> list[Out]:
+        """The bot of ``request`` could not answer at all (its thread failed)."""
+        if self._asked == request:
+            self._asked = None
+        return []
+
+    def _send_card(self, card: Card, state: TableState) -> list[Out]:
+        driver = self.driver
+        if driver.phase is not Phase.PLAYING:
+            return []
+        seat = driver.to_move
+        if seat is not None and not driver.is_human(seat):
+            return [Refused("play", f"Wait: it is {SEAT_NAMES[seat]}'s turn.", card)]
+        self._save_start()
+        try:
+            events = driver.play(card)
+        except IllegalPlay as exc:
+            return [Refused("play", exc.reason, card, exc.led_suit)]
+        return self._tell(events)
+
+    def _send_go_on(self, state: TableState) -> list[Out]:
+        if self.driver.phase is not Phase.DEAL_OVER:
+            return self._release()
+        return self._tell([self.driver.next_deal()])
+
+    def _save_start(self) -> None:
+        """Play starts here: the deal that starts is saved (once)."""
+        if not self._started:
+            self._started = True
+            if not self.game.deal.plays:
+                self.driver.save()
+
+    # --- what the seat may see ----------------------------------------------------------------
+    @property
+    def pace(self) -> str:
+        """Where play stands on the seat's screen (one of :data:`~.messages.PACES`)."""
+        return self.state().pace
+
+    @property
+    def thinking(self) -> int | None:
+        """The seat whose bot has been deciding the position shown for a while
+        (:data:`THINKING_AFTER`), if any."""
+        asked, shown = self._asked, self._shown
+        if (asked is None or shown is None or self._queue or self.on_show is not None
+                or asked.turn != self.driver.turn or shown.to_move != asked.seat
+                or self._slow_turn != asked.turn):
+            return None
+        return asked.seat
+
+    def state(self, seat: int | None = None) -> TableState:
+        """What ``seat`` (default: the session's, as shown at its pace) may see now."""
+        if seat is not None and seat != self.seat:
+            return self._position(seat)
+        return super().state()._replace(
+            thinking=self.thinking, help_allowed=self.help_allowed, can_undo=self.can_undo(),
+            meter_on=self._meter.on, assisted=self.game.assisted,
+            save_problem=self._save_problem())
+
+    def _in_step(self) -> bool:
+        """Whether the seat is shown the table as it is (no frame still to show)."""
+        shown = self._shown
+        return not self._queue and shown is not None and shown.turn == self.driver.turn
+
+    def view(self) -> PlayerView:
+        """The seat's view of the deal shown (what a card tracker follows)."""
+        if self._in_step() or self._shown is None:
+            return self.game.deal.view(self.seat)
+        return seat_view(self._shown)
+
+    def last_trick(self) -> Trick | None:
+        """The last trick completed (of the previous deal before this one's first)."""
+        trick = super().last_trick()
+        if trick is None and self.game.deal_number > 1:
+            tricks = self.game.deals[-2].tricks
+            return tricks[-1] if tricks else None
+        return trick
+
+    def forced_card(self) -> Card | None:
+        """Your only legal card when auto-play is on and this turn was not reached by undo
+        (there the card waits for you, so another undo can go further back)."""
+        if not self.driver.human_to_move():
+            return None
+        return self._forced_card(self._position())
+
+    def _forced_card(self, state: TableState) -> Card | None:
+        if self._no_auto_turn == state.turn:
+            return None
+        return super()._forced_card(state)
+
+    def _undone(self) -> int:
+        undone, self._undone_now = self._undone_now, 0
+        return undone
+
+    def bot_to_move(self) -> bool:
+        return self.driver.bot_to_move() is not None
+
+    # --- the help policy ------------------------------------------------------------------
     @property
     def challenge(self) -> str | None:
         """The date of the daily challenge this game is, or None."""
@@ -391,22 +295,15 @@ class GameSession(PacedGame):
     def can_undo(self) -> bool:
         return self.help_allowed and self.driver.plays_to_undo() > 0
 
-    def state(self, seat: int | None = None) -> TableState:
-        """What ``seat`` (default: the session's) may see now."""
-        seat = self.seat if seat is None else seat
-        specs = [self.driver.spec_of(s) for s in range(4)]
-        forced = self.forced_card() if seat == self.seat else None
-        return table_state(
-            self.game, seat, turn=self.driver.turn, pace=self.pace,
-            names=SEAT_NAMES, levels=specs, thinking=self.thinking, on_show=self.on_show,
-            forced=forced if self._pacer.forced_turn == self.driver.turn else None,
-            help_allowed=self.help_allowed, can_undo=self.can_undo(),
-            meter_on=self._meter.on, save_problem=self._save_problem())
-
     def help_used(self) -> str:
         """The help the player had in this game, in words: "undo", "undo and hints"."""
         return help_words(bool(self.game.undone), self.game.assists)
 
+    def help_refused(self, what: str) -> str | None:
+        """Why ``what`` is refused (in a daily challenge), or None."""
+        return None if self.help_allowed else CHALLENGE_REFUSALS.get(what)
+
+    # --- the log so far ---------------------------------------------------------------------
     def deal_so_far(self) -> list[Out]:
         """The deal being played, told again (a resumed game): each card with its forced
         mark, the incidents that played cards for failed bots, each trick won."""
@@ -415,39 +312,17 @@ class GameSession(PacedGame):
     def told(self, events: Sequence[DriverEvent]) -> list[Out]:
         """Events that happened already (told again, or before the table was shown) as
         news; no trick goes on show."""
-        return [news for event in events for news in self._news(event, replay=True)]
+        return [news for event in events if (news := news_of(self.game, event)) is not None]
 
-    def view(self) -> PlayerView:
-        """The session's seat's view of the deal (what a card tracker follows)."""
-        return self.game.deal.view(self.seat)
-
-    # --- the rest of what the table screen needs (see :class:`~.seat.SeatSession`) -------------
     def told_so_far(self, notes: Sequence[DriverEvent] = ()) -> list[Out]:
         """The deal so far (a resumed game's), then ``notes`` (a bot replaced), as news."""
         return self.deal_so_far() + self.told(notes)
-
-    def last_trick(self) -> Trick | None:
-        """The last trick completed (of the previous deal before this one's first)."""
-        tricks = self.game.deal.tricks
-        if not tricks and self.game.deal_number > 1:
-            tricks = self.game.deals[-2].tricks
-        return tricks[-1] if tricks else None
-
-    def help_refused(self, what: str) -> str | None:
-        """Why ``what`` is refused (in a daily challenge), or None."""
-        return None if self.help_allowed else CHALLENGE_REFUSALS.get(what)
-
-    def bot_to_move(self) -> bool:
-        return self.driver.bot_to_move() is not None
-
-    def decide(self, request: Request) -> Decision:
-        """The bot's decision for ``request`` (blocking: the front end calls it in a thread)."""
-        return self.driver.decide(request)
 
     async def pushed(self) -> list[Out] | None:
         """Nothing happens here by itself: every change answers a call."""
         return None
 
+    # --- play -------------------------------------------------------------------------------
     def begin(self) -> list[Out]:
         """Before the table's first frame: a meter on from the game's options makes the game
         assisted (saved with its next save)."""
@@ -459,12 +334,17 @@ class GameSession(PacedGame):
         return []
 
     def start(self) -> list[Out]:
-        """The table is drawn: save the deal that starts here (once), and play goes on."""
+        """The table is drawn: save the deal that starts here (once), and play goes on. The
+        game's first card waits as long as a finished trick stays: the table shows the cut
+        for the first dealer until then."""
         self._save_start()
         out: list[Out] = []
-        out.extend(self._meter_now())
-        out.extend(self._advance())
-        return out
+        game = self.game
+        if game.deal_number == 1 and not game.deal.plays and game.cut is not None \
+                and not self.driver.human_to_move():
+            out += self._pacer.land(max(self._pacer.pauses))
+        self._shown = self._position()
+        return out + self._release() + self._ask()
 
     @property
     def play_options(self) -> PlayOptions:
@@ -478,10 +358,8 @@ class GameSession(PacedGame):
 
     def act(self, action: Action) -> list[Out]:
         """A player's action: its news and effects, or a :class:`~.messages.Refused`."""
-        if isinstance(action, PlayCard):
-            return self._play(action.card)
-        if isinstance(action, GoOn):
-            return self.go_on()
+        if isinstance(action, (PlayCard, GoOn)):
+            return self.act_on_table(action)
         if isinstance(action, Undo):
             return self._undo()
         if isinstance(action, AskHint):
@@ -493,6 +371,20 @@ class GameSession(PacedGame):
             return []
         raise TypeError(f"not an action: {action!r}")
 
+    def go_on(self) -> list[Out]:
+        """Put away the trick on show, or deal the next hand after a deal's summary."""
+        return self._go_on()
+
+    def timer_done(self, token: tuple[str, int]) -> list[Out]:
+        """A :class:`Wait` is over."""
+        kind, number = token
+        if kind == "slow":  # the bot still deciding this turn is now said to be thinking
+            asked = self._asked
+            if asked is not None and asked.turn == number == self.driver.turn:
+                self._slow_turn = number
+            return []
+        return super().timer_done(token)
+
     def _undo(self) -> list[Out]:
         if not self.help_allowed:
             return [Refused("undo", CHALLENGE_REFUSALS["undo"])]
@@ -501,24 +393,24 @@ class GameSession(PacedGame):
         if plays == 0:
             return [Refused("undo", "There is no card of yours to take back in this deal.")]
         gone = self.game.deal.plays[-plays:]
-        self._pacer.on_show = None
-        self._answer = None
-        self._pacer.forced_turn = None
         was_assisted = self.game.assisted
         driver.undo()
+        self._queue.clear()
+        pacer = self._pacer
+        pacer.on_show, pacer.landing, pacer.forced_turn = None, False, None
+        self._shown = self._position()
+        self._changed = True
         self._no_auto_turn = driver.turn
         self._undone_now = len(gone)
         out: list[Out] = [TakenBack(gone)]
         if not was_assisted:
             out.append(AssistedNow("Undo used"))
-        out.extend(self._meter_now())
-        out.extend(self._advance())
-        return out
+        return out + self._release()
 
     def _hint(self) -> list[Out]:
         if not self.help_allowed:
             return [Refused("hint", CHALLENGE_REFUSALS["hint"])]
-        if not self.driver.human_to_move() or self.on_show is not None:
+        if self.state().pace not in ("your_turn", "forced") or not self.driver.human_to_move():
             return [Refused("hint", "A hint is for your turn.")]
         was_assisted = self.game.assisted
         self.driver.add_assist("hint")
@@ -532,6 +424,8 @@ class GameSession(PacedGame):
         """A hint worked out for ``turn``: dropped when the position is gone."""
         if turn != self.driver.turn:
             return []
+        from .messages import Hint
+
         return [Hint(turn, card, reason)]
 
     def _set_meter(self, on: bool) -> list[Out]:
@@ -544,18 +438,22 @@ class GameSession(PacedGame):
             self.driver.add_assist("meter")
             if not was_assisted:
                 out.append(AssistedNow("Clean-chance meter on"))
-            out.extend(self._meter_now())
+            out.extend(self._shown_again())
         return out
 
-    def _meter_now(self) -> list[Out]:
-        """The meter's figure for the position now (once the table is drawn)."""
-        if not self._started:
+    def _shown_again(self) -> list[Out]:
+        """The meter's figure for the position shown (once the table is drawn)."""
+        shown = self._shown
+        if not self._started or not self._meter.on or shown is None:
             return []
-        return list(self._meter.now(self.game, self.seat, self.driver.turn))
+        key: MeterKey = (shown.deal_number, len(shown.tricks), len(self.game.undone))
+        return list(self._meter.at(self.view(), over=shown.pace in ("deal_over", "game_over"),
+                                   key=key, seed=meter_seed(self.game, key[0], key[1]),
+                                   turn=shown.turn))
 
     def meter_estimated(self, key: MeterKey, chance: float | None) -> list[Out]:
         """The estimate for ``key``; dropped when the position is gone or the meter off."""
-        return list(self._meter.estimated(key, chance, self.driver.turn))
+        return list(self._meter.estimated(key, chance, self.state().turn))
 
 
 def help_words(undone: bool, assists: Sequence[str]) -> str:
@@ -580,7 +478,7 @@ def open_session(game: Game, options: PlayOptions, *, opener: Opener | None = No
 __all__ = [
     "AUTO_PLAY_DELAY", "CHALLENGE_REFUSALS", "PAUSES", "THINKING_AFTER", "AskBot", "AssistedNow",
     "DealSummary", "Effect", "EstimateMeter", "FindHint", "ForcedSoon", "GameFinished",
-    "GameSession", "MeterKey", "Out", "PacedGame", "ShowTrick", "TableNote", "Wait", "YourTurn",
+    "GameSession", "MeterKey", "Out", "ShowTrick", "TableNote", "Wait", "YourTurn",
     "help_words", "level_title",
     "meter_seed", "open_session", "sure_to_take",
 ]

@@ -16,7 +16,6 @@ from nil_tui.engine import Card, Game, Play, Trick
 from nil_tui.game.options import PlayOptions
 from nil_tui.net.client import TableClient
 from nil_tui.net.remote import REFUSALS, RemoteSession, turn_game, turn_news, turn_state
-from nil_tui.net.table import TableConfig
 from nil_tui.session import game_session as gs
 from nil_tui.session.messages import (
     AskHint,
@@ -29,6 +28,7 @@ from nil_tui.session.messages import (
     TrickTaken,
     Undo,
 )
+from nil_tui.table import TableConfig
 
 BOTS = ("easy", "easy", "easy", "easy")
 
