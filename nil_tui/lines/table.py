@@ -139,9 +139,6 @@ async def lobby(client: TableClient, reader: LineReader | None, say: Write,
                 reconnect: Callable[[], Awaitable[bool]]) -> bool:
     """Say the lobby until the game starts (True); the one who may start it types s. False
     when the seat is gone first (the table closed, or refused it)."""
-    from ..net.client import JoinError
-    from ..net.remote import LOST
-
     line: asyncio.Future[str | None] | None = None
     asked = False  # a file is read one line each time the start is offered
     try:
@@ -151,9 +148,7 @@ async def lobby(client: TableClient, reader: LineReader | None, say: Write,
                 asked = False
                 line = asyncio.ensure_future(reader.get())
             heard = asyncio.ensure_future(client.receive())
-            waited: set[asyncio.Future[Any]] = {heard}
-            if line is not None:
-                waited.add(line)
+            waited: set[asyncio.Future[Any]] = {heard} if line is None else {heard, line}
             done, _ = await asyncio.wait(waited, return_when=asyncio.FIRST_COMPLETED)
             if line is not None and line in done:
                 typed, line = line.result(), None
@@ -162,28 +157,42 @@ async def lobby(client: TableClient, reader: LineReader | None, say: Write,
             if heard not in done:
                 heard.cancel()
                 continue
-            try:
-                message = heard.result()
-            except JoinError as exc:  # the table refused the seat, or cannot be read
-                print(f"nil-tui join: {one_line(exc.reason)}", file=sys.stderr, flush=True)
+            offered = await _heard_in_lobby(heard, client, say, reconnect)
+            if offered is None:
                 return False
-            if message is None:
-                code = getattr(client.ws, "close_code", None)
-                if code in (1000, 4000):
-                    return False
-                say(LOST)
-                if not await reconnect():
-                    return False
-                say("Back at the table.")
-                continue
-            if isinstance(message, dict) and message.get("type") in ("lobby", "seats"):
-                for text in lobby_lines(message, client.owner):
-                    say(text)
-                    asked = asked or text == START
+            asked = asked or offered
         return True
     finally:
         if line is not None:
             line.cancel()
+
+
+async def _heard_in_lobby(heard: asyncio.Future[Any], client: TableClient, say: Write,
+                          reconnect: Callable[[], Awaitable[bool]]) -> bool | None:
+    """What the table said in the lobby, said: True when it offered this seat the start;
+    None when the seat is gone (refused, closed, or its link lost for good)."""
+    from ..net.client import JoinError
+    from ..net.remote import LOST
+
+    try:
+        message = heard.result()
+    except JoinError as exc:  # the table refused the seat, or cannot be read
+        print(f"nil-tui join: {one_line(exc.reason)}", file=sys.stderr, flush=True)
+        return None
+    if message is None:
+        if getattr(client.ws, "close_code", None) in (1000, 4000):
+            return None
+        say(LOST)
+        if not await reconnect():
+            return None
+        say("Back at the table.")
+        return False
+    offered = False
+    if isinstance(message, dict) and message.get("type") in ("lobby", "seats"):
+        for text in lobby_lines(message, client.owner):
+            say(text)
+            offered = offered or text == START
+    return offered
 
 
 def lobby_lines(message: dict[str, Any], owner: bool) -> list[str]:
