@@ -110,7 +110,7 @@ def flooder(url: str, count: int, seconds: float) -> subprocess.Popen[str]:
 
 async def measure(count: int, joins: int) -> dict[str, Any]:
     from nil_tui.net.server import WireServer
-    from nil_tui.table import Table, TableConfig
+    from nil_tui.session.table import Table, TableConfig
 
     table = Table(TableConfig(deals=1))
     server = WireServer({"/": table})

@@ -41,7 +41,7 @@ from nil_tui import __version__
 from nil_tui.net.server import Limits, WireServer, collect_less
 from nil_tui.net.wire import INVITE_HEADER, PROTOCOL
 from nil_tui.session import messages as session
-from nil_tui.table import Table, TableConfig
+from nil_tui.session.table import Table, TableConfig
 
 TARGETS = {"tables": 100, "p99_ms": 100.0, "cards_per_second": 1000.0, "mb_per_table": 2.0}
 

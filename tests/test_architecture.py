@@ -145,7 +145,7 @@ def test_the_contracts_see_the_imports_made_inside_functions() -> None:
     assert "nil_tui.tui.together" in imports.find_modules_directly_imported_by(
         "nil_tui.commands.table")
     assert imports.find_shortest_chain("nil_tui.commands.cli", "nil_tui.tui.app") is not None
-    assert imports.find_shortest_chain("nil_tui.table.table", "nil_tui.tui.app") is None
+    assert imports.find_shortest_chain("nil_tui.session.table.table", "nil_tui.tui.app") is None
 
 
 def circles_across_packages(imports: Any) -> list[list[str]]:

@@ -65,7 +65,7 @@ def test_play_takes_the_scoring_for_its_game() -> None:
 
 
 def test_host_takes_the_scoring_for_its_table() -> None:
-    from nil_tui.table import TableConfig
+    from nil_tui.session.table import TableConfig
 
     args = build_parser().parse_args(["host", "--scoring", "pool"])
     assert args.scoring == "pool"

@@ -16,8 +16,8 @@ from .keys import Invite, grouped
 
 if TYPE_CHECKING:
     from ..engine import Game
+    from ..session.table import Table
     from ..store import Saved, Store
-    from ..table import Table
     from .client import TableClient
     from .server import WireServer
     from .wire import JSON
@@ -218,7 +218,7 @@ def _tls_of(settings: HostSettings) -> ssl.SSLContext | None:
 def _resumed(kept: JSON, saved: Saved | None, keeping: _Keeping) -> Table:
     """The last table back, with its game (its address as it was, unless given anew)."""
     from ..engine import Game
-    from ..table import Table
+    from ..session.table import Table
 
     game = Game.from_record(saved[0]) if saved and kept.get("started") else None
     if kept.get("started") and game is None:
@@ -234,7 +234,7 @@ def _resumed(kept: JSON, saved: Saved | None, keeping: _Keeping) -> Table:
 
 def _opened(settings: HostSettings, unfinished: bool, keeping: _Keeping) -> Table:
     """A new table (refused over an unfinished game unless it replaces it)."""
-    from ..table import Table, TableConfig
+    from ..session.table import Table, TableConfig
 
     if unfinished and not settings.replace:
         raise HostError("the last table's game is unfinished: nil-tui host --resume "

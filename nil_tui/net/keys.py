@@ -1,4 +1,4 @@
-"""Invites and seat keys: secrets (made and compared by :mod:`nil_tui.table.seat_keys`).
+"""Invites and seat keys: secrets (made and compared by :mod:`nil_tui.session.table.seat_keys`).
 
 An invite is ``nil://HOST:PORT/SECRET`` (``nils://`` when the table speaks TLS); the secret
 is 130 random bits written in 26 lowercase base32 letters, which players may also read out in
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ..table.seat_keys import (
+from ..session.table.seat_keys import (
     SECRET_BYTES,
     SECRET_LETTERS,
     find_key,

@@ -36,7 +36,7 @@ from websockets.http11 import Response
 from websockets.protocol import Side, State
 
 from ..session import messages as session
-from ..table import Parting, Table, TableRefusal, Update, Welcome
+from ..session.table import Parting, Table, TableRefusal, Update, Welcome
 from . import keys
 from .wire import (
     INVITE_HEADER,

@@ -8,7 +8,7 @@ table over a network needs (the hello with the invite, the seats and who is pres
 refusals, the record at the end) is written here, in lower-case types. What a client may send
 is read here with every field checked (:func:`read_hello`, :func:`read_request`), and a
 hello checked against the table's invite and version (:func:`check_hello`), so the table only
-ever sees well-formed calls. What the table tells a seat (:mod:`nil_tui.table.member`'s
+ever sees well-formed calls. What the table tells a seat (:mod:`nil_tui.session.table.member`'s
 values) is written here too (:class:`FrameWriter`). Card codes are those of docs/RECORDS.md.
 """
 
@@ -21,10 +21,10 @@ from typing import Any, NamedTuple, TypeGuard
 from .. import __version__
 from ..engine import DECK, Card, Game, Play, Trick
 from ..session import messages as session
-from ..table import MAX_NAME, Parting, TableRefusal, Update, Welcome
-from ..table import member as told
-from ..table.seat_keys import same_secret
-from ..table.values import GameSoFar, game_so_far
+from ..session.table import MAX_NAME, Parting, TableRefusal, Update, Welcome
+from ..session.table import member as told
+from ..session.table.seat_keys import same_secret
+from ..session.table.values import GameSoFar, game_so_far
 
 PROTOCOL = 1
 """The protocol version; a table refuses a client of another version, naming both."""
@@ -428,7 +428,7 @@ def state_json(state: session.TableState) -> str:
     return states_json([state])[0]
 
 
-# --- what the table tells a seat (nil_tui.table.member's values) ------------------------------
+# --- what the table tells a seat (nil_tui.session.table.member's values) ------------------------------
 _NOTICES: dict[type[Any], str] = {
     told.Joined: "joined", told.Back: "back", told.Away: "away", told.Left: "left",
     told.OwnerMoved: "owner", told.Started: "started", told.StandIn: "stand_in"}

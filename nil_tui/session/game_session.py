@@ -37,7 +37,6 @@ from .messages import (
     TableState,
     TakenBack,
     Undo,
-    table_state,
 )
 from .meter import EstimateMeter, Meter, MeterKey, meter_seed, sure_to_take
 from .news import news_of
@@ -58,6 +57,7 @@ from .pacing import (
     Wait,
     YourTurn,
 )
+from .table import Parting, Update, Welcome, driver_for, table_here
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -84,6 +84,29 @@ def level_title(spec: str | None) -> str:
     return level.title if level else spec.rsplit(":", 1)[-1]
 
 
+class SeatHere:
+    """The person's seat at the table of a game played here: what the table tells it waits
+    to be shown (see :meth:`GameSession._told`)."""
+
+    def __init__(self) -> None:
+        self._heard: list[Frame] = []
+
+    def welcome(self, welcome: Welcome) -> None:
+        """(Nobody sits down at a game played here: the person is seated from the start.)"""
+
+    def tell(self, update: Update, state: TableState | None) -> None:
+        if state is not None:
+            self._heard.append(Frame(update.news, state))
+
+    def part(self, why: Parting) -> None:
+        """(Nobody is let go from a game played here.)"""
+
+    def take(self) -> list[Frame]:
+        """The frames told since the last take."""
+        heard, self._heard = self._heard, []
+        return heard
+
+
 class GameSession(FrameSeat):
     """One game for the person in ``seat`` (see the module's docstring): the table, the help
     policy, what the seat may see.
@@ -99,6 +122,8 @@ class GameSession(FrameSeat):
                  on_finished: Callable[[Game], Path | None] | None = None,
                  seat: int = 0) -> None:
         self.driver = driver
+        self._here = SeatHere()
+        self.table = table_here(driver, self._here)
         super().__init__(options, on_finished=on_finished)
         self.seat = seat
         self.home_seat = 0  # the table here is never turned: you sit at South
@@ -123,23 +148,15 @@ class GameSession(FrameSeat):
 
     def _position(self, seat: int | None = None) -> TableState:
         """What ``seat`` (default: the session's) may see of the table now."""
-        driver = self.driver
-        phase = driver.phase
-        if phase is Phase.GAME_OVER:
-            pace = "game_over"
-        elif phase is Phase.DEAL_OVER:
-            pace = "deal_over"
-        else:
-            pace = "your_turn" if driver.human_to_move() else "bot_waits"
-        return table_state(self.game, self.seat if seat is None else seat, turn=driver.turn,
-                           pace=pace, names=SEAT_NAMES,
-                           levels=[driver.spec_of(s) for s in range(4)])
+        return self.table.state_of(self.seat if seat is None else seat)
 
-    def _tell(self, events: Sequence[DriverEvent]) -> list[Out]:
-        """What just happened, as a frame for the seat; then the next bot is asked (it
-        thinks while the seat is shown the cards before its own)."""
-        news = tuple(n for e in events if (n := news_of(self.game, e)) is not None)
-        return self.heard(Frame(news, self._position())) + self._ask()
+    def _told(self) -> list[Out]:
+        """What the table just told the person's seat, shown at its pace; then the next bot
+        is asked (it thinks while the seat is shown the cards before its own)."""
+        out: list[Out] = []
+        for frame in self._here.take():
+            out.extend(self.heard(frame))
+        return out + self._ask()
 
     def _ask(self) -> list[Out]:
         """Ask the bot to move, unless one is deciding already (or the table waits for the
@@ -162,10 +179,9 @@ class GameSession(FrameSeat):
         """A bot's answer: played at once, shown after the cards before it (an answer for a
         position that is gone is dropped, and the bot asked again)."""
         asked, self._asked = self._asked, None
-        if asked is not None and decision.turn == self.driver.turn:
-            events = self.driver.apply(decision)
-            if events is not None:
-                return self._tell(events)
+        if asked is not None and decision.turn == self.driver.turn \
+                and self.table.play_bot(decision):
+            return self._told()
         return self._ask()
 
     def bot_lost(self, request: Request) -> list[Out]:
@@ -183,15 +199,16 @@ class GameSession(FrameSeat):
             return [Refused("play", f"Wait: it is {SEAT_NAMES[seat]}'s turn.", card)]
         self._save_start()
         try:
-            events = driver.play(card)
+            self.table.play_card(card)
         except IllegalPlay as exc:
             return [Refused("play", exc.reason, card, exc.led_suit)]
-        return self._tell(events)
+        return self._told()
 
     def _send_go_on(self, state: TableState) -> list[Out]:
         if self.driver.phase is not Phase.DEAL_OVER:
             return self._release()
-        return self._tell([self.driver.next_deal()])
+        self.table.deal_next()
+        return self._told()
 
     def _save_start(self) -> None:
         """Play starts here: the deal that starts is saved (once)."""
@@ -471,7 +488,7 @@ def open_session(game: Game, options: PlayOptions, *, opener: Opener | None = No
                  on_finished: Callable[[Game], Path | None] | None = None) -> GameSession:
     """A session for a new or resumed game: its driver opens the bots with ``opener`` and
     hands the game to ``save`` at every position worth keeping."""
-    return GameSession(GameDriver(game, save=save, opener=opener), options,
+    return GameSession(driver_for(game, opener, save), options,
                        save_problem=save_problem, on_finished=on_finished)
 
 

@@ -15,7 +15,7 @@ from nil_tui.engine import Game
 from nil_tui.engine.records import from_record
 from nil_tui.net.keys import Invite
 from nil_tui.net.server import Limits, WireServer
-from nil_tui.table import Table, TableConfig
+from nil_tui.session.table import Table, TableConfig
 
 CARD = re.compile(rb"(?<![A-Za-z0-9])([2-9TJQKA][CDHS])(?![A-Za-z0-9])")
 

@@ -16,7 +16,7 @@ from nil_tui.engine import PlayerView
 from nil_tui.net.client import TableClient, play_scripted
 from nil_tui.net.keys import Invite
 from nil_tui.session import messages as session
-from nil_tui.table import TableConfig
+from nil_tui.session.table import TableConfig
 
 
 async def test_a_bot_stands_in_for_a_dropped_player_until_they_come_back() -> None:

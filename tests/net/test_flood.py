@@ -13,7 +13,7 @@ from tablehelp import served
 
 from nil_tui.net.client import TableClient
 from nil_tui.net.server import Limits
-from nil_tui.table import TableConfig
+from nil_tui.session.table import TableConfig
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 import table_flood

@@ -18,7 +18,7 @@ from nil_tui.net import keys
 from nil_tui.net.client import JoinError, TableClient, play_scripted
 from nil_tui.net.server import Limits
 from nil_tui.net.wire import PROTOCOL, hello, short_version
-from nil_tui.table import TableConfig
+from nil_tui.session.table import TableConfig
 
 
 async def raw(url: str) -> ClientConnection:

@@ -22,8 +22,8 @@ from nil_tui.net.client import TableClient
 from nil_tui.net.remote import RemoteSession
 from nil_tui.session import game_session as gs
 from nil_tui.session.messages import GoOn, PlayCard
+from nil_tui.session.table import TableConfig
 from nil_tui.session.words import seat_labels
-from nil_tui.table import TableConfig
 
 
 async def _seated(invite: object, seat: int, name: str) -> TableClient:

@@ -20,8 +20,8 @@ from nil_tui.net.keys import Invite
 from nil_tui.net.remote import DealSeen, caught_up, read_deals, seen_of
 from nil_tui.net.wire import finished_deals
 from nil_tui.session import messages as session
-from nil_tui.table import TableConfig
-from nil_tui.table.values import news_of, seat_states
+from nil_tui.session.table import TableConfig
+from nil_tui.session.table.values import news_of, seat_states
 
 NAMES = ("Ann", "West", "North", "East")
 LEVELS = (None, "normal", "normal", "normal")

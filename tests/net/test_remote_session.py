@@ -28,7 +28,7 @@ from nil_tui.session.messages import (
     TrickTaken,
     Undo,
 )
-from nil_tui.table import TableConfig
+from nil_tui.session.table import TableConfig
 
 BOTS = ("easy", "easy", "easy", "easy")
 

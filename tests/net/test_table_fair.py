@@ -22,7 +22,7 @@ from nil_tui.net.keys import parse_invite
 from nil_tui.net.server import Limits
 from nil_tui.net.wire import PROTOCOL, short_version
 from nil_tui.session import messages as session
-from nil_tui.table import TableConfig, clock
+from nil_tui.session.table import TableConfig, clock
 
 
 async def until(client: TableClient, test: Any, timeout: float = 10.0) -> Any:

@@ -12,7 +12,7 @@ from tablehelp import check_record, leaks, same_game, served, tapping_proxy
 
 from nil_tui.net.client import TableClient, play_scripted
 from nil_tui.net.keys import Invite
-from nil_tui.table import TableConfig
+from nil_tui.session.table import TableConfig
 
 
 @pytest.mark.parametrize("people", [2, 3])
@@ -124,7 +124,7 @@ def test_the_four_states_of_a_position_are_each_seats_own() -> None:
     """The table builds the four seats' states of a position from one: each is what the
     session's ``table_state`` gives that seat, after every card of whole games."""
     from nil_tui.engine import Phase
-    from nil_tui.table import Table
+    from nil_tui.session.table import Table
 
     for seed in range(3):
         table = Table(TableConfig(deals=2, seed=seed, bots=("normal",) * 4))

@@ -14,7 +14,7 @@ import pytest
 from nil_tui.engine import DECK, Phase
 from nil_tui.net.wire import Refusal, _common_action, read_request, states_json
 from nil_tui.session import messages as session
-from nil_tui.table import Table, TableConfig
+from nil_tui.session.table import Table, TableConfig
 
 
 def test_the_states_of_a_position_are_written_as_the_session_writes_each() -> None:

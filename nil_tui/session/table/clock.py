@@ -16,13 +16,13 @@ import asyncio
 import sys
 from typing import TYPE_CHECKING
 
-from ..driver import BotIncident, Decision, DriverEvent, default_opener
-from ..engine import Phase
-from ..session import messages as session
+from ...driver import BotIncident, Decision, DriverEvent, default_opener
+from ...engine import Phase
+from .. import messages as session
 from .member import Left, Notice, StandIn
 
 if TYPE_CHECKING:
-    from ..driver import Player
+    from ...driver import Player
     from .table import Table
 
 STAND_IN = "normal"
@@ -78,6 +78,12 @@ class Clock:
                 pass
         for player in self._stand_ins.values():
             player.close()
+
+    @property
+    def running(self) -> bool:
+        """Whether the table's work in time has begun (a shared table's; a game played here
+        has none)."""
+        return self._task is not None
 
     def poke(self) -> None:
         """Something may be due now."""
@@ -146,10 +152,7 @@ class Clock:
         if waiting and now < due:
             self.wake_at(due)
             return False
-        started = table.driver.next_deal()
-        for seat in table.seats:
-            seat.ready = False
-        table.tell([started])
+        table.deal_next()
         return True
 
     async def _bot_plays(self) -> bool:
@@ -166,10 +169,7 @@ class Clock:
             if not table.people_here():  # everyone left meanwhile: the card waits
                 self.held = decision
                 return False
-        events = driver.apply(decision)
-        if events is not None:
-            table.stats.cards += 1
-            table.tell(events)
+        table.play_bot(decision)
         return True
 
     def _stand_in_due(self, seat_number: int, now: float) -> bool:
@@ -200,7 +200,7 @@ class Clock:
         player = self._stand_ins.get(seat_number)
         if player is None:
             opener = table.opener or default_opener()
-            from ..bots import seat_seed
+            from ...bots import seat_seed
 
             player = opener(STAND_IN, seat_seed(game.seed, seat_number))
             self._stand_ins[seat_number] = player

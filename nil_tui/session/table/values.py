@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from ..engine import Card, Game, Phase, Play
-from ..session import messages as session
-from ..session.news import news_of
+from ...engine import Card, Game, Phase, Play
+from .. import messages as session
+from ..news import news_of
 
 
 def pace_of(game: Game, seat: int) -> str:

@@ -5,12 +5,23 @@ does in time, its :class:`~.clock.Clock`).
 The table takes typed calls (``sit``, ``act``, ``start_by``, ``depart``) and tells each of
 its members (:class:`~.member.Member`) typed values: the session's news and that seat's
 ``TableState``, who sits where, the game's record. It knows no wire format and imports
-nothing of ``nil_tui.net``, whose WebSocket server is one carrier of it.
+nothing of ``nil_tui.net``, whose WebSocket server is one carrier of it; a game played here
+is a table in this process with one person at it (:func:`~.table.table_here`, the seat of
+:class:`~nil_tui.session.game_session.GameSession`).
 """
 
 from .clock import STAND_IN, Clock
 from .member import Member, Parting, TableRefusal, Update, Welcome
-from .table import MAX_NAME, Seat, Table, TableConfig, TableStats
+from .table import (
+    MAX_NAME,
+    Seat,
+    Table,
+    TableConfig,
+    TableStats,
+    driver_for,
+    table_here,
+)
 
 __all__ = ["MAX_NAME", "STAND_IN", "Clock", "Member", "Parting", "Seat", "Table",
-           "TableConfig", "TableRefusal", "TableStats", "Update", "Welcome"]
+           "TableConfig", "TableRefusal", "TableStats", "Update", "Welcome", "driver_for",
+           "table_here"]

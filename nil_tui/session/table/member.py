@@ -7,7 +7,7 @@ from __future__ import annotations
 import enum
 from typing import Any, NamedTuple, Protocol
 
-from ..session import messages as session
+from .. import messages as session
 from .values import GameSoFar
 
 

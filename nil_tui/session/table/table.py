@@ -17,9 +17,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..driver import Decision, DriverEvent, GameDriver, Opener
-from ..engine import SEAT_NAMES, Card, DealEnded, DealStarted, Game, IllegalPlay, Phase
-from ..session import messages as session
+from ...driver import Decision, DriverEvent, GameDriver, Opener
+from ...engine import SEAT_NAMES, Card, DealEnded, DealStarted, Game, IllegalPlay, Phase
+from .. import messages as session
 from . import seat_keys as keys
 from .clock import STAND_IN, Clock
 from .member import (
@@ -356,7 +356,7 @@ class Table:
 
     def _new_driver(self) -> None:
         assert self.game is not None
-        self.driver = GameDriver(self.game, opener=self.opener, save=self.save_game)
+        self.driver = driver_for(self.game, self.opener, self.save_game)
 
     def act(self, seat_number: int, action: session.Action, turn: int) -> bool:
         """An action of the person at ``seat_number`` (their seat from their key), answering
@@ -434,17 +434,44 @@ class Table:
             whose = self.seats[to_move].name if to_move is not None else "nobody"
             raise TableRefusal("not_your_turn", f"it is not your turn ({whose} to play)")
         try:
-            events = driver.play(card)
+            self.play_card(card)
         except IllegalPlay as exc:
             self.stats.refusals += 1
             raise TableRefusal("illegal", f"{card} cannot be played: {exc.reason}") from None
+
+    def play_card(self, card: Card) -> None:
+        """The card of the person to move, told to every seat (IllegalPlay, from the engine,
+        when it may not be played: nothing changes)."""
+        driver = self.driver
+        assert driver is not None
+        events = driver.play(card)
         self.stats.cards += 1
         self.tell(list(events))
-        if waits_for_a_person_here(self.game, self.driver, self.seats):
+        if self.clock.running and waits_for_a_person_here(self.game, driver, self.seats):
             self.clock.time_the_turn(asyncio.get_running_loop().time(),
                                      self.config.turn_timeout)
         else:
             self._poke()
+
+    def play_bot(self, decision: Decision) -> bool:
+        """A bot's decision, played and told to every seat when it still answers the
+        position (False: the position is gone)."""
+        driver = self.driver
+        assert driver is not None
+        events = driver.apply(decision)
+        if events is None:
+            return False
+        self.stats.cards += 1
+        self.tell(list(events))
+        return True
+
+    def deal_next(self) -> None:
+        """Deal the next hand (the deal is over, the game is not), told to every seat."""
+        assert self.driver is not None
+        started = self.driver.next_deal()
+        for seat in self.seats:
+            seat.ready = False
+        self.tell([started])
 
     # --- telling the seats ------------------------------------------------------------------
     def tell(self, events: list[DriverEvent], notices: list[Notice] | None = None) -> None:
@@ -482,7 +509,8 @@ class Table:
     def _time_the_deal_pause(self, game: Game, events: list[DriverEvent]) -> None:
         """A deal just ended: the next one is dealt after the pause (or once all are
         ready)."""
-        if game.phase is Phase.DEAL_OVER and any(isinstance(e, DealEnded) for e in events):
+        if self.clock.running and game.phase is Phase.DEAL_OVER and any(
+                isinstance(e, DealEnded) for e in events):
             self.clock.deal_over_at = asyncio.get_running_loop().time()
             self.clock.wake_at(self.clock.deal_over_at + self.config.deal_pause)
 
@@ -500,10 +528,37 @@ class Table:
         """What each of these seats may see now (see :func:`.values.seat_states`)."""
         game, driver = self.game, self.driver
         assert game is not None and driver is not None
-        levels = [s.spec if s.kind == "bot" else (STAND_IN if s.stand_in else None)
-                  for s in self.seats]
+        levels = [driver.spec_of(s.number) if s.kind == "bot" else
+                  (STAND_IN if s.stand_in else None) for s in self.seats]
         return seat_states(game, driver.turn, [s.name for s in self.seats], levels, seats)
 
+
+
+def driver_for(game: Game, opener: Opener | None,
+               save: Callable[[Game], object] | None) -> GameDriver:
+    """The driver of a game with people at it (a shared table's, or one played here): its
+    bots opened with ``opener``, the game handed to ``save`` at every position worth
+    keeping. (A game of bots alone, simulated, runs its own.)"""
+    return GameDriver(game, opener=opener, save=save)
+
+
+def table_here(driver: GameDriver, member: Member) -> Table:
+    """The table of a game played in this process: its person (the game's human seat, told
+    through ``member``) and its bots. No clock runs there: the person's front end asks the
+    bots (:meth:`Table.play_bot`) and deals on when they are ready (:meth:`Table.deal_next`);
+    nobody is ever away."""
+    game = driver.game
+    specs = [driver.spec_of(s) or "" for s in range(4)]
+    table = Table(TableConfig(deals=game.deals_planned, seed=game.seed,
+                              bots=(specs[0], specs[1], specs[2], specs[3]),
+                              scoring=game.scoring), game=game, driver=driver)
+    for seat in table.seats:
+        seat.name = SEAT_NAMES[seat.number]
+        if driver.is_human(seat.number):
+            seat.kind, seat.member, seat.hosts, seat.owner = "person", member, True, True
+        else:
+            seat.kind, seat.spec = "bot", specs[seat.number]
+    return table
 
 
 def free_seat(seats: list[Seat], wanted: int | None) -> int:
@@ -531,4 +586,5 @@ def unique_name(seats: list[Seat], name: str, seat: int) -> str:
     return candidate
 
 
-__all__ = ["JSON", "MAX_NAME", "STAND_IN", "Seat", "Table", "TableConfig", "TableStats"]
+__all__ = ["JSON", "MAX_NAME", "STAND_IN", "Seat", "Table", "TableConfig", "TableStats",
+           "driver_for", "table_here"]
