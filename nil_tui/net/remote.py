@@ -10,7 +10,7 @@ value from the network is turned as it arrives, so the screens, the summary and 
 kept in the player's history all see the player at seat 0.
 
 Undo is off at a shared table: the session says so at once. Hints and the meter are the
-player's own, worked out here from the seat's view (:class:`~.seat_help.SeatHelp`): the game
+player's own, worked out here from the seat's view (:class:`~nil_tui.session.help.SeatHelp`): the game
 in their history counts as assisted. A lost link is said on the table, and the seat taken
 back with its key.
 """
@@ -27,6 +27,7 @@ from ..engine.cards import mask_of
 from ..engine.scoring import DealRule, first_rule
 from ..session import game_session as gs
 from ..session.frames import Frame, FrameSeat, seat_view
+from ..session.help import OwnHelp, SeatHelp, help_words
 from ..session.messages import (
     Action,
     AskHint,
@@ -46,7 +47,6 @@ from ..session.messages import (
     TrickTaken,
     Undo,
 )
-from .seat_help import OwnHelp, SeatHelp
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -467,6 +467,10 @@ class RemoteSession(FrameSeat, OwnHelp, NoBotsHere):
         return self._away
 
     challenge: str | None = None
+    help_allowed = True  # hints and the meter (undo: never)
+
+    def help_used(self) -> str:
+        return help_words(False, self._help.assists)
 
     def help_refused(self, what: str) -> str | None:
         return REFUSALS.get(what)

@@ -25,11 +25,11 @@ from typing import TYPE_CHECKING
 from ..driver import Decision, DriverEvent, GameDriver, Request
 from ..engine import SEAT_NAMES, Card, Game, IllegalPlay, Phase, PlayerView, Trick
 from .frames import Frame, FrameSeat, seat_view
+from .help import OwnHelp, SeatHelp, help_words
 from .messages import (
     Action,
     AskHint,
     GoOn,
-    MeterReading,
     PlayCard,
     Quit,
     Refused,
@@ -38,7 +38,7 @@ from .messages import (
     TakenBack,
     Undo,
 )
-from .meter import EstimateMeter, Meter, MeterKey, meter_seed, sure_to_take
+from .meter import EstimateMeter, MeterKey, meter_seed, sure_to_take
 from .news import news_of
 from .pacing import (
     AUTO_PLAY_DELAY,
@@ -107,7 +107,7 @@ class SeatHere:
         return heard
 
 
-class GameSession(FrameSeat):
+class GameSession(FrameSeat, OwnHelp):
     """One game for the person in ``seat`` (see the module's docstring): the table, the help
     policy, what the seat may see.
 
@@ -129,7 +129,10 @@ class GameSession(FrameSeat):
         self.home_seat = 0  # the table here is never turned: you sit at South
         self.leave: Callable[[], None] | None = None  # game over offers a new game
         self._save_problem = save_problem
-        self._meter = Meter(bool(options.meter) and self.help_allowed)
+        self._help = SeatHelp(bool(options.meter) and self.help_allowed, self.game.assists,
+                              game=self.game,
+                              assisted_before=lambda: bool(self.game.undone))
+        self._on_assist = self._assisted
         self._asked: Request | None = None  # the bot deciding (its answer is awaited)
         self._slow_turn = -1  # the turn whose bot has been deciding for THINKING_AFTER s
         self._no_auto_turn = -1  # a turn reached by undo: its forced card waits for you
@@ -240,7 +243,7 @@ class GameSession(FrameSeat):
             return self._position(seat)
         return super().state()._replace(
             thinking=self.thinking, help_allowed=self.help_allowed, can_undo=self.can_undo(),
-            meter_on=self._meter.on, assisted=self.game.assisted,
+            meter_on=self.meter_on, assisted=self.game.assisted,
             save_problem=self._save_problem())
 
     def _in_step(self) -> bool:
@@ -295,20 +298,6 @@ class GameSession(FrameSeat):
         """Hints, undo and the meter: never in a daily challenge."""
         return self.challenge is None
 
-    @property
-    def meter_on(self) -> bool:
-        return self._meter.on
-
-    @property
-    def meter_key(self) -> MeterKey | None:
-        """The position the meter's estimate is (being) made for."""
-        return self._meter.key
-
-    @property
-    def meter(self) -> MeterReading | None:
-        """The meter's figure for the position shown (None while it is worked out)."""
-        return self._meter.reading
-
     def can_undo(self) -> bool:
         return self.help_allowed and self.driver.plays_to_undo() > 0
 
@@ -340,16 +329,6 @@ class GameSession(FrameSeat):
         return None
 
     # --- play -------------------------------------------------------------------------------
-    def begin(self) -> list[Out]:
-        """Before the table's first frame: a meter on from the game's options makes the game
-        assisted (saved with its next save)."""
-        if self._meter.on and not self.game.assisted:
-            self.game.add_assist("meter")
-            return [AssistedNow("Clean-chance meter on")]
-        if self._meter.on:
-            self.game.add_assist("meter")
-        return []
-
     def start(self) -> list[Out]:
         """The table is drawn: save the deal that starts here (once), and play goes on. The
         game's first card waits as long as a finished trick stays: the table shows the cut
@@ -369,9 +348,9 @@ class GameSession(FrameSeat):
         (a resumed game keeps its meter; later games do not: they take setup's)."""
         from dataclasses import replace
 
-        if self.options.meter == self._meter.on:
+        if self.options.meter == self.meter_on:
             return self.options
-        return replace(self.options, meter=self._meter.on)
+        return replace(self.options, meter=self.meter_on)
 
     def act(self, action: Action) -> list[Out]:
         """A player's action: its news and effects, or a :class:`~.messages.Refused`."""
@@ -379,10 +358,10 @@ class GameSession(FrameSeat):
             return self.act_on_table(action)
         if isinstance(action, Undo):
             return self._undo()
-        if isinstance(action, AskHint):
-            return self._hint()
-        if isinstance(action, SetMeter):
-            return self._set_meter(action.on)
+        if isinstance(action, (AskHint, SetMeter)):
+            kind = "hint" if isinstance(action, AskHint) else "meter"
+            refused = self.help_refused(kind)
+            return [Refused(kind, refused)] if refused else self.ask_help(action)
         if isinstance(action, Quit):
             self.driver.save()
             return []
@@ -424,62 +403,17 @@ class GameSession(FrameSeat):
             out.append(AssistedNow("Undo used"))
         return out + self._release()
 
-    def _hint(self) -> list[Out]:
-        if not self.help_allowed:
-            return [Refused("hint", CHALLENGE_REFUSALS["hint"])]
-        if self.state().pace not in ("your_turn", "forced") or not self.driver.human_to_move():
-            return [Refused("hint", "A hint is for your turn.")]
-        was_assisted = self.game.assisted
-        self.driver.add_assist("hint")
-        out: list[Out] = []
-        if not was_assisted:
-            out.append(AssistedNow("Hint used"))
-        out.append(FindHint(self.driver.turn, self.game.deal.view(self.seat)))
-        return out
-
-    def hint_found(self, turn: int, card: Card, reason: str) -> list[Out]:
-        """A hint worked out for ``turn``: dropped when the position is gone."""
-        if turn != self.driver.turn:
-            return []
-        from .messages import Hint
-
-        return [Hint(turn, card, reason)]
-
-    def _set_meter(self, on: bool) -> list[Out]:
-        if not self.help_allowed:
-            return [Refused("meter", CHALLENGE_REFUSALS["meter"])]
-        self._meter.turn_to(on)
-        out: list[Out] = []
-        if on:
-            was_assisted = self.game.assisted
-            self.driver.add_assist("meter")
-            if not was_assisted:
-                out.append(AssistedNow("Clean-chance meter on"))
-            out.extend(self._shown_again())
-        return out
+    def _assisted(self, assists: list[str]) -> None:
+        """The help used grew: the game is assisted by it (saved with its next save)."""
+        for kind in assists:
+            self.driver.add_assist(kind)
 
     def _shown_again(self) -> list[Out]:
         """The meter's figure for the position shown (once the table is drawn)."""
         shown = self._shown
-        if not self._started or not self._meter.on or shown is None:
+        if not self._started or not self.meter_on or shown is None:
             return []
-        key: MeterKey = (shown.deal_number, len(shown.tricks), len(self.game.undone))
-        return list(self._meter.at(self.view(), over=shown.pace in ("deal_over", "game_over"),
-                                   key=key, seed=meter_seed(self.game, key[0], key[1]),
-                                   turn=shown.turn))
-
-    def meter_estimated(self, key: MeterKey, chance: float | None) -> list[Out]:
-        """The estimate for ``key``; dropped when the position is gone or the meter off."""
-        return list(self._meter.estimated(key, chance, self.state().turn))
-
-
-def help_words(undone: bool, assists: Sequence[str]) -> str:
-    """The help a player had, in words: "undo", "undo and hints", "hints and the meter"."""
-    kinds = (["undo"] if undone else []) + [
-        {"hint": "hints", "meter": "the meter"}.get(k, k) for k in assists]
-    if not kinds:
-        return "nothing"
-    return kinds[0] if len(kinds) == 1 else ", ".join(kinds[:-1]) + " and " + kinds[-1]
+        return self._help.now(shown, self.view())
 
 
 def open_session(game: Game, options: PlayOptions, *, opener: Opener | None = None,

@@ -529,7 +529,9 @@ def test_hints_and_the_meter_at_a_shared_table_are_the_players_own_and_kept() ->
         state = session.state()
         assert state.assisted and state.meter_on and state.help_allowed
         assert session.help_used() == "hints and the meter"
-        assert kept == [["hint"]] and client.sent == []  # nothing goes to the table
+        # (each time the help grows it is kept, for a player who comes back)
+        assert kept == [["hint"], ["hint", "meter"]] and client.sent == []  # nothing goes to
+        # the table
         assert session.act(SetMeter(False)) == [] and not session.meter_on
 
         off_turn = _state(pace="others_turn", to_move=1, thinking=None, turn=8, dealer=0)
