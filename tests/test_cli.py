@@ -362,3 +362,27 @@ def test_a_command_line_error_reads_the_same_with_the_command_alone(
     with pytest.raises(SystemExit):
         build_parser().parse_args(words)
     assert capsys.readouterr().err == alone and "error:" in alone
+
+
+def test_play_cursor_flag(monkeypatch: pytest.MonkeyPatch) -> None:
+    from nil_tui.tui import launch
+
+    seen: dict[str, object] = {}
+    monkeypatch.setattr(launch, "play_command",
+                        lambda overrides: seen.update(overrides.given()) or 0)
+    assert main(["play", "--cursor", "every"]) == 0
+    assert seen == {"seed": None, "cursor": "every"}
+    seen.clear()
+    assert main(["play", "--cursor", "playable"]) == 0
+    assert seen == {"seed": None, "cursor": "playable"}
+    seen.clear()
+    assert main(["play"]) == 0
+    assert seen == {"seed": None}  # the player's setting, else playable
+
+
+def test_play_cursor_flag_refuses_what_it_does_not_know(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--cursor", "all"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1, err
+    assert "--cursor" in err and "playable" in err and "every" in err

@@ -14,11 +14,13 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from .. import __version__
 from ..game.options import (
     BOT_SEATS,
+    CURSOR_STOPS,
     SCORINGS,
     SPEEDS,
     OptionError,
     PlayOptions,
     PlayOverrides,
+    as_cursor,
     as_scoring,
     as_speed,
 )
@@ -117,6 +119,10 @@ def _add_play(sub: Any, _: bool) -> None:
     play.add_argument("--auto-play", action=argparse.BooleanOptionalAction, default=None,
                       help="play a card for you when it is the only one you may play, or "
                       f"(--no-auto-play) wait for you (default: {SETUP_DEFAULT} on)")
+    play.add_argument("--cursor", choices=CURSOR_STOPS, default=None,
+                      help="where the cursor in your hand stops on your turn: playable (only "
+                      "on the cards you may play) or every (on every card, those you may not "
+                      f"play dimmed) (default: {SETUP_DEFAULT} playable)")
     play.add_argument("--wait-after-trick", action=argparse.BooleanOptionalAction,
                       default=None, help="after each trick, wait for a key, or "
                       "(--no-wait-after-trick) pause briefly by speed (default: "
@@ -444,7 +450,8 @@ def play_overrides(args: argparse.Namespace) -> PlayOverrides:
             ascii=args.ascii, four_color=args.four_color, auto_play=args.auto_play,
             trick_pause=None if wait is None else ("key" if wait else "brief"),
             theme=args.theme, meter=args.meter,
-            scoring=None if args.scoring is None else as_scoring(args.scoring))
+            scoring=None if args.scoring is None else as_scoring(args.scoring),
+            cursor=None if args.cursor is None else as_cursor(args.cursor))
     except OptionError as exc:
         raise UsageError(str(exc)) from None
 

@@ -11,11 +11,14 @@ Speed = Literal["instant", "fast", "normal", "slow"]
 TrickPause = Literal["brief", "key"]  # after each trick: pause briefly (by speed), or wait for a key
 Scoring = Literal["classic", "pool"]  # engine/scoring.py
 Level = Literal["easy", "normal", "hard", "expert"]
+# where the hand's cursor stops on your turn: only on the cards you may play, or on every card
+CursorStops = Literal["playable", "every"]
 
 SPEEDS: tuple[Speed, ...] = get_args(Speed)
 TRICK_PAUSES: tuple[TrickPause, ...] = get_args(TrickPause)
 SCORINGS: tuple[Scoring, ...] = get_args(Scoring)
 LEVEL_NAMES: tuple[Level, ...] = get_args(Level)
+CURSOR_STOPS: tuple[CursorStops, ...] = get_args(CursorStops)
 BOT_SEATS = {"W": 1, "N": 2, "E": 3}
 DEFAULT_LEVEL: Level = "normal"  # the level offered when a seat's bot is not available
 
@@ -44,6 +47,10 @@ def as_trick_pause(value: object) -> TrickPause:
 
 def as_scoring(value: object) -> Scoring:
     return _choice(value, SCORINGS, "scoring")
+
+
+def as_cursor(value: object) -> CursorStops:
+    return _choice(value, CURSOR_STOPS, "cursor")
 
 
 def as_deals(value: object) -> int:
@@ -102,6 +109,7 @@ class PlayOptions:
     trick_pause: TrickPause = "brief"
     meter: bool = False  # show the chance to stay clean (the game then counts as assisted)
     scoring: Scoring = "classic"
+    cursor: CursorStops = "playable"  # on your turn the cursor skips the cards you may not play
     # a daily challenge's date (YYYY-MM-DD): fixed deals and bots; hints, undo, meter off
     challenge: str | None = None
     extra: dict[str, str] = field(default_factory=dict)
@@ -115,6 +123,7 @@ class PlayOptions:
         as_speed(self.speed)
         as_trick_pause(self.trick_pause)
         as_scoring(self.scoring)
+        as_cursor(self.cursor)
 
 
 @dataclass(frozen=True)
@@ -134,6 +143,7 @@ class PlayOverrides:
     theme: str | None = None
     meter: bool | None = None
     scoring: Scoring | None = None
+    cursor: CursorStops | None = None
 
     def given(self) -> dict[str, object]:
         """The choices made, by option name (the seed always)."""
@@ -153,7 +163,7 @@ class PlayOverrides:
             auto_play=pick(self.auto_play, base.auto_play),
             trick_pause=pick(self.trick_pause, base.trick_pause),
             theme=pick(self.theme, base.theme), meter=pick(self.meter, base.meter),
-            scoring=pick(self.scoring, base.scoring))
+            scoring=pick(self.scoring, base.scoring), cursor=pick(self.cursor, base.cursor))
 
 
 def _valid(check: Callable[[object], _T], value: object) -> _T | None:
@@ -175,7 +185,8 @@ def overrides_from_dict(data: Mapping[str, object]) -> PlayOverrides:
         four_color=_valid(as_flag, data.get("four_color")),
         auto_play=_valid(as_flag, data.get("auto_play")),
         trick_pause=_valid(as_trick_pause, data.get("trick_pause")),
-        meter=_valid(as_flag, data.get("meter")), scoring=_valid(as_scoring, data.get("scoring")))
+        meter=_valid(as_flag, data.get("meter")), scoring=_valid(as_scoring, data.get("scoring")),
+        cursor=_valid(as_cursor, data.get("cursor")))
 
 
 def options_from_dict(data: Mapping[str, object], base: PlayOptions | None = None) -> PlayOptions:

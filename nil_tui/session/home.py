@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from .reference import References
     from .saving import Keeper
 
-LOOK = ("speed", "ascii", "four_color", "theme", "trick_pause", "auto_play")
+LOOK = ("speed", "ascii", "four_color", "theme", "trick_pause", "auto_play", "cursor")
 """The options that are the player's look of the table, not the game's: a resumed game takes
 the player's current ones (its deals, bots, seed, challenge and meter are its own)."""
 
@@ -210,7 +210,7 @@ class Home:
             base = replace(PlayOptions(), speed=base.speed, ascii=base.ascii,
                            four_color=base.four_color, theme=base.theme,
                            auto_play=base.auto_play, trick_pause=base.trick_pause,
-                           extra=base.extra)
+                           cursor=base.cursor, extra=base.extra)
         return options_from_dict(settings or {}, base)
 
     def look_now(self, look: PlayOptions | None = None) -> dict[str, object]:

@@ -106,9 +106,16 @@ class Tick(Checkbox):
         return "X" if self.value else " "
 
 
+# The Resume button keeps its frame (three lines) wherever setup fits with it: at 24 lines,
+# while the levels are described in at most 5 lines (two levels take 4, three take 6).
+FRAMED_RESUME_HEIGHT = 25  # lines of terminal from which the button always has its frame
+FRAMED_RESUME_DESCRIBED = 5  # lines of level descriptions that fit with it at 24 lines
+
+
 class SetupScreen(NilScreen):
     # Laid out to fit 80x24 with the Resume button and three different levels described:
-    # labels beside their fields, the checkboxes on one line.
+    # labels beside their fields, the checkboxes on short rows, the Resume button on one
+    # line when that many levels are described (see FRAMED_RESUME_HEIGHT).
     CSS = """
     SetupScreen #setup { padding: 0 1; }
     SetupScreen #setup-top { height: 1; }
@@ -154,6 +161,7 @@ class SetupScreen(NilScreen):
         self.options = options
         self.saved = saved
         self.choices = level_choices()
+        self._described = 0  # lines of level descriptions shown
 
     def compose(self) -> ComposeResult:
         o = self.options
@@ -213,6 +221,12 @@ class SetupScreen(NilScreen):
                            compact=True)
                 yield Tick("After each trick, wait for a key", o.trick_pause == "key",
                            id="trick-key", compact=True)
+            with Horizontal(classes="setup-row setup-checks"):
+                yield Tick("Cursor on every card", o.cursor == "every", id="cursor-every",
+                           compact=True,
+                           tooltip="On your turn the cursor stops on every card of your hand, "
+                           "not only on those you may play: the cards you may not play stay "
+                           "dimmed, and Enter on one says why it cannot be played.")
             with Horizontal(classes="setup-row setup-checks"):
                 yield Tick("Clean-chance meter", o.meter, id="meter", compact=True,
                            tooltip="Shows your chance to stay clean this deal; a game "
@@ -286,6 +300,20 @@ class SetupScreen(NilScreen):
                 if strength:
                     text.append(f"\n{strength}", style="dim")
         self.query_one("#descriptions", Static).update(text)
+        self._described = len(text.plain.splitlines())
+        self._fit_resume()
+
+    def on_resize(self) -> None:
+        self._fit_resume()
+
+    def _fit_resume(self) -> None:
+        """The Resume button on one line where setup would not fit the terminal with its
+        frame (see FRAMED_RESUME_HEIGHT); framed again when there is room."""
+        if self.saved is None:
+            return
+        tight = (self.app.size.height < FRAMED_RESUME_HEIGHT
+                 and self._described > FRAMED_RESUME_DESCRIBED)
+        self.query_one("#resume", Button).compact = tight
 
     @on(Select.Changed)
     def _select_changed(self, event: Select.Changed) -> None:
@@ -350,6 +378,8 @@ class SetupScreen(NilScreen):
                        auto_play=self.query_one("#auto-play", Checkbox).value,
                        trick_pause="key" if self.query_one("#trick-key", Checkbox).value
                        else "brief",
+                       cursor="every" if self.query_one("#cursor-every", Checkbox).value
+                       else "playable",
                        meter=self.query_one("#meter", Checkbox).value,
                        scoring="pool" if self.query_one("#pool", Checkbox).value
                        else "classic",
@@ -357,13 +387,16 @@ class SetupScreen(NilScreen):
 
     def read_look(self) -> PlayOptions:
         """The settings on screen that a daily challenge keeps (its deals, bots and seed are
-        its own): speed, suits, colours, forced cards, the pause after a trick, the theme."""
+        its own): speed, suits, colours, forced cards, the pause after a trick, where the
+        cursor stops, the theme."""
         return replace(self.options, speed=as_speed(self.query_one("#speed", Select).value),
                        ascii=self.query_one("#ascii", Checkbox).value,
                        four_color=self.query_one("#four", Checkbox).value,
                        auto_play=self.query_one("#auto-play", Checkbox).value,
                        trick_pause="key" if self.query_one("#trick-key", Checkbox).value
                        else "brief",
+                       cursor="every" if self.query_one("#cursor-every", Checkbox).value
+                       else "playable",
                        theme=self.app.theme)
 
     def action_start(self) -> None:

@@ -138,7 +138,7 @@ class TableScreen(TableWork):
                 yield GameLog(id="log")
         yield StatusLine(id="status")
         yield Static(id="south")
-        yield Hand(id="hand")
+        yield Hand(id="hand", every=self.options.cursor == "every")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:

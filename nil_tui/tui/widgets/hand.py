@@ -47,8 +47,11 @@ class Hand(Widget, can_focus=True):
             self.index = index
             self.card = card
 
-    def __init__(self, **kwargs: object) -> None:
+    def __init__(self, *, every: bool = False, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
+        # The player's setting (cursor "every"): on your turn too the cursor stops on every
+        # card, those you may not play dimmed (playing one is refused with the reason).
+        self.every = every
         self._drawn: tuple[object, ...] = ()  # what ``_strips`` were drawn for
         self._strips: list[Strip] = []
 
@@ -60,9 +63,9 @@ class Hand(Widget, can_focus=True):
             self.cursor = min(max(self.cursor, 0), len(cards) - 1)
 
     def stops(self) -> list[int]:
-        """Where the cursor may stop: on your turn only the cards you may play, else on any
-        card."""
-        if self.active:
+        """Where the cursor may stop: on your turn only the cards you may play (unless the
+        player chose every card: :attr:`every`), else on any card."""
+        if self.active and not self.every:
             stops = [i for i, card in enumerate(self.cards) if card in self.legal]
             if stops:
                 return stops
