@@ -28,7 +28,8 @@ def run(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.parametrize("args", [
-    ["--port", "70000"], ["--port", "http"], ["--bind", "no such host!"], ["--bind", ""],
+    ["--port", "70000"], ["--port", "http"], ["--port", "8_000"], ["--port", " 80"],
+    ["--bind", "no such host!"], ["--bind", ""],
     ["--max-sessions", "0"], ["--max-sessions", "1000"], ["--public-url", "ftp://x"],
     ["--public-url", "http://"], ["--public-url", "http://a.example/?q=1"], ["--nonsense"],
 ])

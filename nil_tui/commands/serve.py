@@ -16,13 +16,13 @@ MAX_SESSIONS = 64  # a bound on --max-sessions: each tab is a process of its own
 
 
 def port(text: str) -> int:
+    """A port to listen on, in ASCII digits (0: any free port), as host's and join's."""
+    from ..net.keys import port_number
+
     try:
-        value = int(text, 10)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a port number: {text[:40]!r}") from None
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"a port is 0-65535 (0: any free port), not {value}")
-    return value
+        return port_number(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def bind_address(text: str) -> str:
