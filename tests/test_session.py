@@ -191,6 +191,23 @@ def test_a_stale_answer_is_dropped_and_the_bot_asked_again() -> None:
     assert len(s.game.deal.plays) == 1 or s.game.deal.plays[-1].card != answer.card or True
 
 
+def test_a_bot_whose_thread_failed_is_asked_again_a_second_later() -> None:
+    s = session_for("instant")
+    front = Front(s)
+    front.take(s.start())
+    front.until_my_turn()
+    front.take(s.act(p.PlayCard(s.game.deal.legal_moves()[0])))
+    if not front.asked:
+        pytest.skip("the trick came back to you")
+    lost = front.asked.pop()
+    assert s.bot_lost(lost.request) == []
+    assert s.thinking is None
+    again = [o for o in s.timer_done(("slow", lost.request.turn)) if isinstance(o, gs.AskBot)]
+    assert again and again[0].request.seat == lost.request.seat
+    front.take(s.bot_decided(s.driver.decide(again[0].request)))
+    assert len(s.game.deal.plays) >= 2
+
+
 def test_a_challenge_refuses_help_in_the_session_and_the_driver() -> None:
     s = session_for("instant", challenge="2026-11-30")
     s.game.challenge = {"date": "2026-11-30", "reference": None}

@@ -134,6 +134,7 @@ class GameSession(FrameSeat, OwnHelp):
                               assisted_before=lambda: bool(self.game.undone))
         self._on_assist = self._assisted
         self._asked: Request | None = None  # the bot deciding (its answer is awaited)
+        self._lost: Request | None = None  # a bot whose thread failed (asked again soon)
         self._slow_turn = -1  # the turn whose bot has been deciding for THINKING_AFTER s
         self._no_auto_turn = -1  # a turn reached by undo: its forced card waits for you
         self._undone_now = 0  # cards the last undo took back (said with the next turn)
@@ -188,9 +189,10 @@ class GameSession(FrameSeat, OwnHelp):
         return self._ask()
 
     def bot_lost(self, request: Request) -> list[Out]:
-        """The bot of ``request`` could not answer at all (its thread failed)."""
+        """The bot of ``request`` could not answer at all (its thread failed): it is asked
+        again when its thinking time is said (a second after it was asked)."""
         if self._asked == request:
-            self._asked = None
+            self._asked, self._lost = None, request
         return []
 
     def _send_card(self, card: Card, state: TableState) -> list[Out]:
@@ -378,6 +380,10 @@ class GameSession(FrameSeat, OwnHelp):
             asked = self._asked
             if asked is not None and asked.turn == number == self.driver.turn:
                 self._slow_turn = number
+            lost = self._lost
+            if asked is None and lost is not None and lost.turn == number == self.driver.turn:
+                self._asked, self._lost = lost, None  # its thread failed: asked again
+                return [AskBot(lost), Wait(THINKING_AFTER, ("slow", number))]
             return []
         return super().timer_done(token)
 
