@@ -22,15 +22,16 @@ if TYPE_CHECKING:
     from ..engine import Card, PlayerView, Trick
     from ..game.options import PlayOptions
 
-# Seconds a bot's card waits before it lands, and a finished trick stays in view, by speed.
-# A bot thinks during its card's pause, so the pause is a floor, not an addition. At normal,
-# a round (the bots' cards from yours to your next turn, three at the median, and one trick
-# on show) takes 1.8 s when the bots are quick: time to see each card land and read the
+# Seconds a card waits before it lands after the card before it, and a finished trick stays
+# in view, by speed. A bot thinks during the cards' pauses before its own (it is asked as soon
+# as the card before it is played), so the pause is a floor, not an addition. At normal, a
+# round (the bots' cards from yours to your next turn, three at the median, and one trick on
+# show) takes about 1.6 s when the bots are quick: time to see each card land and read the
 # trick, and room for an expert's thinking within 2 s (benchmarks/pace.py).
 PAUSES: dict[str, tuple[float, float]] = {
     "instant": (0.0, 0.0),
     "fast": (0.15, 0.6),
-    "normal": (0.3, 0.9),
+    "normal": (0.25, 0.8),
     "slow": (0.9, 2.5),
 }
 
