@@ -11,7 +11,6 @@ import pytest
 from nil_tui.bots import seat_seed
 from nil_tui.bots.expert import EXPERT, ExpertBot
 from nil_tui.bots.players import open_player
-from nil_tui.driver import GameDriver
 from nil_tui.engine import Game
 from nil_tui.game import daily_challenge as challenge
 from nil_tui.game.daily_challenge import (
@@ -30,6 +29,7 @@ from nil_tui.game.daily_challenge import (
     valid_reference,
     verdict,
 )
+from nil_tui.game.driver import GameDriver
 
 DATE = "2026-11-30"
 

@@ -217,8 +217,8 @@ HOSTILE = "\x1b]0;owned\x07\x1b[2J\x00a\nb"
 def test_a_bot_name_and_a_failure_as_the_driver_reports_them_are_terminal_safe() -> None:
     """A bot's name (a plugin's, shown at the table and written in records) and a failure's
     text (a plugin's exception) hold no character a terminal would obey."""
-    from nil_tui.driver import GameDriver, short_text
     from nil_tui.engine import Game
+    from nil_tui.game.driver import GameDriver, short_text
     from nil_tui.util.textsafe import UNSAFE
 
     class Named:

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from nil_tui.driver import BotIncident, BotReplaced, Decision, GameDriver, seat_specs
 from nil_tui.engine import Card, CardPlayed, Deal, Game, IllegalPlay, Phase, PlayerView
+from nil_tui.game.driver import BotIncident, BotReplaced, Decision, GameDriver, seat_specs
 
 PEOPLE = [{"name": "South", "kind": "human"}] + [
     {"name": n, "kind": "bot", "bot": "low"} for n in ("West", "North", "East")]

@@ -31,7 +31,7 @@ def home_of(store: Store) -> Home:
 
 
 def play_out(game: Game) -> Game:
-    from nil_tui.driver import GameDriver
+    from nil_tui.game.driver import GameDriver
 
     for seat, player in enumerate(game.players):  # quick bots: what is kept is the point
         game.players[seat] = {"name": player["name"], "kind": "bot", "bot": "easy"}

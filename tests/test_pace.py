@@ -11,8 +11,8 @@ from __future__ import annotations
 import heapq
 import statistics
 
-from nil_tui.driver import GameDriver
 from nil_tui.engine import Game
+from nil_tui.game.driver import GameDriver
 from nil_tui.game.options import PlayOptions
 from nil_tui.session import game_session as gs
 from nil_tui.session import messages as p

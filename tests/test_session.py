@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from nil_tui.driver import GameDriver
 from nil_tui.engine import Card, Game, Phase
+from nil_tui.game.driver import GameDriver
 from nil_tui.game.options import PlayOptions
 from nil_tui.session import game_session as gs
 from nil_tui.session import messages as p

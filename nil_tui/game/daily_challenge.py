@@ -28,7 +28,7 @@ from ..util.processes import start_resource_tracker
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
 
-    from ..driver import Opener
+    from .driver import Opener
 
 CHALLENGE_DEALS = 4
 CHALLENGE_BOTS = ("expert", "expert", "expert")
@@ -120,8 +120,8 @@ def reference_points(date: str, progress: Callable[[int, int], object] | None = 
     that ends early counts its 13); ``should_stop()`` is asked before each card: when it says
     so, None is returned. ``opener`` (tests) opens the bots instead of the built-in levels
     without a cap; ``deals`` (tests) plays only the first deals."""
-    from ..driver import GameDriver, default_opener
     from ..engine import DealEnded, TrickWon
+    from .driver import GameDriver, default_opener
 
     game = reference_game(date)
     planned = CHALLENGE_DEALS if deals is None else max(1, min(deals, CHALLENGE_DEALS))
@@ -266,7 +266,7 @@ def _child(date: str, target: str, results: Connection, lifeline: Connection) ->
         points = work(date, lambda done, total: results.send(("progress", done, total)))
         results.send(("done", points))
     except Exception as exc:  # noqa: BLE001 - the parent is told, in a few words
-        from ..driver import short_text
+        from .driver import short_text
 
         results.send(("failed", short_text(exc)))
     finally:

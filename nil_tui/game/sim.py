@@ -271,7 +271,7 @@ def player_names(names: Sequence[str]) -> list[str]:
 def play_game(task: GameTask) -> GameOutcome:
     """Play one game between bots through the game driver (bots isolated as in the app)."""
     from ..bots import seat_seed
-    from ..driver import GameDriver, default_opener
+    from .driver import GameDriver, default_opener
 
     positions = (task.position(0), task.position(1), task.position(2), task.position(3))
     players = [{"name": task.specs[k], "kind": "bot", "bot": task.specs[k]} for k in positions]

@@ -133,8 +133,8 @@ class Lines:
     async def seat(self, game: Game) -> GameSession:
         """The game's session with its bots seated (a plugin that cannot start is replaced
         by the level the app would offer first, and the player told)."""
-        from ..driver import SUBSTITUTE, short_text
         from ..engine import SEAT_NAMES
+        from ..game.driver import SUBSTITUTE, short_text
         from ..session.starting import plugin_seats
 
         session = self.home.open(game, save_problem=lambda: self.home.keeper.problem)

@@ -12,8 +12,8 @@ from ..engine import Card
 from ..session import game_session as gs
 
 if TYPE_CHECKING:
-    from ..driver import Decision, Request
     from ..engine import PlayerView
+    from ..game.driver import Decision, Request
     from ..session.meter import MeterKey
     from ..session.seat import SeatSession
 

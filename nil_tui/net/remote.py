@@ -51,7 +51,7 @@ from ..session.messages import (
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from ..driver import Decision, DriverEvent, Request
+    from ..game.driver import Decision, DriverEvent, Request
     from ..game.options import PlayOptions
     from .client import TableClient
 

@@ -1,7 +1,7 @@
 """One game played here, from its current position to its end, without a screen.
 
 A :class:`GameSession` is the table of a game played in this process with one person at it:
-it owns the :class:`~nil_tui.driver.GameDriver` (the engine checks every card), asks the bots
+it owns the :class:`~nil_tui.game.driver.GameDriver` (the engine checks every card), asks the bots
 (through its front end, in threads) and plays each card as soon as its bot has decided, the
 next bot thinking at once. What the person's seat is shown of it comes as frames and is paced
 by the seat's part, :class:`~.frames.FrameSeat` (the same as a shared table's seat): a card
@@ -22,8 +22,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from ..driver import Decision, DriverEvent, GameDriver, Request
 from ..engine import SEAT_NAMES, Card, Game, IllegalPlay, Phase, PlayerView, Trick
+from ..game.driver import Decision, DriverEvent, GameDriver, Request
 from .frames import Frame, FrameSeat, seat_view
 from .help import OwnHelp, SeatHelp, help_words
 from .messages import (
@@ -62,7 +62,7 @@ from .table import Parting, Update, Welcome, driver_for, table_here
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from ..driver import Opener
+    from ..game.driver import Opener
     from ..game.options import PlayOptions
 
 # What the session says when help is refused in a daily challenge.

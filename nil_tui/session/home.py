@@ -20,9 +20,9 @@ from ..game.options import PlayOptions, options_from_dict
 from .starting import options_of, plugin_seats
 
 if TYPE_CHECKING:
-    from ..driver import Opener
     from ..engine import Game
     from ..game.daily_challenge import ReferenceNews
+    from ..game.driver import Opener
     from ..store import ChallengeFound, Store
     from ..store.rows import Saved
     from ..store.summaries import JSONObject
@@ -320,7 +320,7 @@ class Home:
     def seated(self, session: GameSession) -> None:
         """The bots are in their seats (a plugin that could not start replaced by the level
         chosen): the options say who plays."""
-        from ..driver import SUBSTITUTE, seat_specs
+        from ..game.driver import SUBSTITUTE, seat_specs
 
         bots = tuple(spec or SUBSTITUTE for spec in seat_specs(session.game)[1:])
         self.options = replace(self.options, bots=(bots[0], bots[1], bots[2]))

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..driver import BotIncident, BotReplaced, DriverEvent
 from ..engine import CardPlayed, DealEnded, DealStarted, Game, GameEnded, Play, TrickWon
+from ..game.driver import BotIncident, BotReplaced, DriverEvent
 from . import messages as session
 
 

@@ -18,8 +18,8 @@ from .messages import News
 from .meter import EstimateMeter
 
 if TYPE_CHECKING:
-    from ..driver import Request
     from ..engine import Card, PlayerView, Trick
+    from ..game.driver import Request
     from ..game.options import PlayOptions
 
 # Seconds a card waits before it lands after the card before it, and a finished trick stays

@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..driver import short_text
+from ..game.driver import short_text
 
 if TYPE_CHECKING:
     from ..engine import Game

@@ -15,7 +15,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..driver import short_text
+from ..game.driver import short_text
 
 if TYPE_CHECKING:
     from ..engine import Game

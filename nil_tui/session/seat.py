@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from ..driver import Decision, DriverEvent, Request
     from ..engine import Card, Game, PlayerView, Trick
+    from ..game.driver import Decision, DriverEvent, Request
     from ..game.options import PlayOptions
     from .game_session import Out
     from .messages import Action, MeterReading, TableState

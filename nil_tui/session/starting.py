@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from ..driver import seat_specs
+from ..game.driver import seat_specs
 
 if TYPE_CHECKING:
     from ..engine import Game

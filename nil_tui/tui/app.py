@@ -21,8 +21,8 @@ from .messages import GameKept, ReferenceNewsArrived
 from .words import describe_saved  # (kept here for the callers of before)
 
 if TYPE_CHECKING:
-    from ..driver import GameDriver, Opener
     from ..engine import Game
+    from ..game.driver import GameDriver, Opener
     from ..session.game_session import GameSession
     from ..session.home import Home
     from ..store import Store

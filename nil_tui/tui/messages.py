@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 
 from textual.message import Message
 
-from ..driver import Decision, Request
 from ..engine import Card
+from ..game.driver import Decision, Request
 
 if TYPE_CHECKING:
     from ..game.daily_challenge import ReferenceNews

@@ -10,13 +10,13 @@ from typing import TYPE_CHECKING
 
 from rich.markup import escape
 
-from ..driver import short_text
 from ..engine import SEAT_NAMES
+from ..game.driver import short_text
 from ..session.home import AskReplace, Play, Refused, ShowChallenge, StartNew
 
 if TYPE_CHECKING:
-    from ..driver import DriverEvent
     from ..engine import Game
+    from ..game.driver import DriverEvent
     from ..game.options import PlayOptions
     from ..session.game_session import GameSession
     from ..session.home import Step
@@ -122,7 +122,7 @@ def seat_plugins(app: NilApp, session: GameSession, seats: list[int]) -> None:
             app.home.seated(session)  # (a substitute may sit where a plugin could not)
             show_table(app, session, notes)
             return
-        from ..driver import SUBSTITUTE
+        from ..game.driver import SUBSTITUTE
         from .screens.dialogs import ChooseSubstitute
 
         driver = session.driver

@@ -11,8 +11,8 @@ from typing import Any
 
 from tablehelp import check_record, same_game, served, slow_proxy
 
-from nil_tui.driver import Player, default_opener
 from nil_tui.engine import PlayerView
+from nil_tui.game.driver import Player, default_opener
 from nil_tui.net.client import TableClient, play_scripted
 from nil_tui.net.keys import Invite
 from nil_tui.session import messages as session

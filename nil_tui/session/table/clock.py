@@ -16,13 +16,13 @@ import asyncio
 import sys
 from typing import TYPE_CHECKING
 
-from ...driver import BotIncident, Decision, DriverEvent, default_opener
 from ...engine import Phase
+from ...game.driver import BotIncident, Decision, DriverEvent, default_opener
 from .. import messages as session
 from .member import Left, Notice, StandIn
 
 if TYPE_CHECKING:
-    from ...driver import Player
+    from ...game.driver import Player
     from .table import Table
 
 STAND_IN = "normal"

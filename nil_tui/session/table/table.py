@@ -17,8 +17,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...driver import Decision, DriverEvent, GameDriver, Opener
 from ...engine import SEAT_NAMES, Card, DealEnded, DealStarted, Game, IllegalPlay, Phase
+from ...game.driver import Decision, DriverEvent, GameDriver, Opener
 from .. import messages as session
 from . import seat_keys as keys
 from .clock import STAND_IN, Clock

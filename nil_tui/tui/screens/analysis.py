@@ -19,8 +19,8 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import DataTable, Footer, ProgressBar, Static
 
-from ...driver import short_text
 from ...engine import SEAT_NAMES, Game
+from ...game.driver import short_text
 from ...util.textsafe import one_line
 from ..widgets.cards import CardLook
 from ..words import count, percent

@@ -41,8 +41,8 @@ from . import table_words as words
 from .table_work import TableWork
 
 if TYPE_CHECKING:
-    from ...driver import DriverEvent, GameDriver
     from ...engine import Game
+    from ...game.driver import DriverEvent, GameDriver
     from ...game.options import PlayOptions
     from ...session.seat import SeatSession
     from ..widgets.tracker import CardTracker

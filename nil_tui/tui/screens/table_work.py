@@ -18,7 +18,7 @@ from .base import NilScreen
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from ...driver import Request
+    from ...game.driver import Request
     from ...session import game_session as gs
     from ...session.game_session import MeterKey
     from ...session.messages import Hint

@@ -20,7 +20,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
-from .engine import (
+from ..engine import (
     Card,
     CardPlayed,
     DealEnded,
@@ -33,10 +33,10 @@ from .engine import (
     PlayerView,
     TrickWon,
 )
-from .util.textsafe import one_line
+from ..util.textsafe import one_line
 
 if TYPE_CHECKING:
-    from .engine import Deal
+    from ..engine import Deal
 
 HUMAN = None  # the spec of a seat a person plays
 SUBSTITUTE = "normal"  # the built-in level that takes over a bot that cannot play at all
@@ -127,7 +127,7 @@ CONFIGURED_CAP = -1.0
 def default_opener(time_cap: float | None = CONFIGURED_CAP) -> Opener:
     """Open bots through the isolation layer with this time cap in seconds (None: no cap;
     CONFIGURED_CAP: ``NIL_TUI_BOT_TIME_CAP`` or the default)."""
-    from .bots import open_player
+    from ..bots import open_player
 
     def opener(spec: str, seed: int) -> Player:
         if time_cap == CONFIGURED_CAP:
@@ -435,7 +435,7 @@ class GameDriver:
 
 
 def _seat_seed(game_seed: int | None, seat: int) -> int:
-    from .bots import seat_seed
+    from ..bots import seat_seed
 
     return seat_seed(game_seed, seat)
 
