@@ -478,18 +478,12 @@ class RemoteSession(FrameSeat, OwnHelp, NoBotsHere):
     def can_undo(self) -> bool:
         return False
 
-    def bot_to_move(self) -> bool:
-        return self.state().pace == "bot_waits"
-
     # --- play ---------------------------------------------------------------------------------
     def told_so_far(self, notes: Sequence[DriverEvent] = ()) -> list[gs.Out]:
         """The deal so far, as news (the seat sat down, or came back, in the middle of it)."""
         state = self.state()
         return [*_plays_news(state.deal_number, state.dealer, state.plays, 0,
                              self._played_for)]
-
-    def start(self) -> list[gs.Out]:
-        return self._release()
 
     def act(self, action: Action) -> list[gs.Out]:
         if isinstance(action, (PlayCard, GoOn)):

@@ -211,6 +211,14 @@ class FrameSeat:
             raise RuntimeError("the table has sent no position yet")
         return self._decorated(shown)
 
+    def start(self) -> list[Out]:
+        """The table is drawn: what was heard is shown."""
+        return self._release()
+
+    def bot_to_move(self) -> bool:
+        """Another seat's card is awaited by the position shown."""
+        return self.state().pace == "bot_waits"
+
     def advance(self) -> list[Out]:
         """Whatever comes next now (the front end changed the options, say)."""
         return self._release()

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from ..engine import SEAT_NAMES, Card, Game, IllegalPlay, Phase, PlayerView, Trick
+from ..engine import Card, Game, IllegalPlay, Phase, PlayerView, Trick
 from ..game.driver import Decision, DriverEvent, GameDriver, Request
 from .frames import Frame, FrameSeat, seat_view
 from .help import OwnHelp, SeatHelp, help_words
@@ -196,12 +196,7 @@ class GameSession(FrameSeat, OwnHelp):
         return []
 
     def _send_card(self, card: Card, state: TableState) -> list[Out]:
-        driver = self.driver
-        if driver.phase is not Phase.PLAYING:
-            return []
-        seat = driver.to_move
-        if seat is not None and not driver.is_human(seat):
-            return [Refused("play", f"Wait: it is {SEAT_NAMES[seat]}'s turn.", card)]
+        # (the seat is shown the table as it is on its turn: the table waits for its card)
         self._save_start()
         try:
             self.table.play_card(card)
@@ -282,9 +277,6 @@ class GameSession(FrameSeat, OwnHelp):
     def _undone(self) -> int:
         undone, self._undone_now = self._undone_now, 0
         return undone
-
-    def bot_to_move(self) -> bool:
-        return self.driver.bot_to_move() is not None
 
     # --- the help policy ------------------------------------------------------------------
     @property
