@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .keys import Invite, grouped
+from .keys import Invite
 
 if TYPE_CHECKING:
     from ..engine import Game
@@ -74,7 +74,7 @@ class HostedTable:
     @property
     def code(self) -> str:
         """The invite to read out: address, port and the secret in groups of four."""
-        return f"{self.invite.host}:{self.invite.port}/{grouped(self.table.secret)}"
+        return self.invite.spoken
 
     @property
     def local_only(self) -> bool:

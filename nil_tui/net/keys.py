@@ -41,14 +41,23 @@ class Invite(NamedTuple):
     tls: bool = False
 
     def __str__(self) -> str:
-        scheme = "nils" if self.tls else "nil"
+        return f"{'nils' if self.tls else 'nil'}://{self.address}/{self.secret}"
+
+    @property
+    def address(self) -> str:
+        """HOST:PORT, an IPv6 address in brackets."""
         host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"{scheme}://{host}:{self.port}/{self.secret}"
+        return f"{host}:{self.port}"
 
     @property
     def url(self) -> str:
-        host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"{'wss' if self.tls else 'ws'}://{host}:{self.port}/"
+        return f"{'wss' if self.tls else 'ws'}://{self.address}/"
+
+    @property
+    def spoken(self) -> str:
+        """The invite to read out: the address and the secret in groups of four (a plain
+        invite: ``nil-tui join`` reads it back)."""
+        return f"{self.address}/{grouped(self.secret)}"
 
     @property
     def label(self) -> str:

@@ -69,3 +69,12 @@ def test_a_players_seat_keys_are_kept_for_them_alone(tmp_path: Path) -> None:
     for _ in range(25):
         keys.keep_key(tmp_path, keys.parse_invite("nil://h:1/" + keys.new_secret()), "x", 0)
     assert keys.kept_key(tmp_path, invite) is None  # the newest 20 tables are kept
+
+
+@pytest.mark.parametrize("host", ["::1", "fe80::1", "192.0.2.7", "table.example"])
+def test_the_invite_read_out_brackets_an_ipv6_address_and_reads_back(host: str) -> None:
+    invite = keys.Invite(host, 7777, keys.new_secret())
+    spoken = invite.spoken
+    assert spoken.startswith(f"[{host}]:7777/" if ":" in host else f"{host}:7777/")
+    assert keys.parse_invite(spoken) == invite
+    assert keys.parse_invite(str(invite)) == invite
