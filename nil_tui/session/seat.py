@@ -1,10 +1,12 @@
 """What the table screen needs of a game: one seat's session.
 
 The table screen draws what a :class:`SeatSession` says its seat may see and sends it what the
-player does; it never reaches into a driver or a game. Two sessions implement it:
+player does; it never reaches into a driver or a game. Two sessions implement it, both a
+:class:`~.frames.FrameSeat` (the table's frames shown at the seat's pace):
 
-- :class:`~nil_tui.session.game_session.GameSession`, a game played here against bots;
-- :class:`~nil_tui.net.remote.RemoteSession`, a seat at a shared table, whose values come
+- :class:`~nil_tui.session.game_session.GameSession`, the person's seat at a table in this
+  process, a game played here against bots;
+- :class:`~nil_tui.net.remote.RemoteSession`, a seat at a shared table, whose frames come
   over the network (``pushed`` hands the screen what arrived by itself).
 
 Every call returns a list of outputs: protocol news (:mod:`.messages`) for the log, and the
