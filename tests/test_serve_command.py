@@ -178,3 +178,16 @@ def test_a_table_that_comes_free_goes_to_the_tab_that_waited_longest(tmp_path: P
             until(lambda: len(server.tabs()) == 1, "the second tab's app")
     finally:
         server.stop()
+
+
+def test_the_page_of_a_closed_tab_claims_no_save_it_cannot_know() -> None:
+    """A tab's page cannot know whether its game was saved (a full disk, say, keeps it from
+    being): the app says so on its own screen before it closes; the page only offers to
+    open the table again, where a saved game is offered to resume."""
+    from nil_tui.serve.server import PAGE
+
+    closed = re.search(r'<div class="dialog closed">(.*?)</div></div>', PAGE, re.DOTALL)
+    assert closed is not None
+    text = re.sub(r"<[^>]+>", " ", closed.group(1))
+    assert "closed" in text and "Open it again" in text
+    assert "is saved" not in text and "was saved" not in text

@@ -86,8 +86,9 @@ body.-closed .intro {{ display: none; }}
 </head>
 <body>
 <div class="dialog intro"><div>{title}</div></div>
-<div class="dialog closed"><div>This table is closed; its game is saved.
-<p><a href="">Open it again</a></p></div></div>
+<div class="dialog closed"><div>This table is closed.
+<p><a href="">Open it again</a>: a game left unfinished that it could save is offered there
+to resume.</p></div></div>
 <div class="dialog refused"><div>No table could be opened for this tab; nothing was started.
 <p><a href="">Try again</a></p></div></div>
 <div id="terminal" class="textual-terminal" data-session-websocket-url="{websocket}"
