@@ -5,7 +5,6 @@ textual-serve with it, is loaded by :func:`run` (:mod:`nil_tui.serve.server`).""
 from __future__ import annotations
 
 import argparse
-import ipaddress
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -26,20 +25,13 @@ def port(text: str) -> int:
 
 
 def bind_address(text: str) -> str:
-    """An IP address or a host name to listen on."""
-    name = text.strip()
-    if name.startswith("[") and name.endswith("]"):
-        name = name[1:-1]
+    """An IP address or a host name to listen on, checked as host's and join's are."""
+    from ..net.keys import host_address
+
     try:
-        return str(ipaddress.ip_address(name))
-    except ValueError:
-        pass
-    labels = name.split(".")
-    if (not name or len(name) > 253 or not all(
-            0 < len(label) <= 63 and label.replace("-", "").isalnum() and label.isascii()
-            and not label.startswith("-") for label in labels)):
-        raise argparse.ArgumentTypeError(f"not an address or host name: {text[:60]!r}")
-    return name
+        return host_address(text.strip())
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def public_url(text: str) -> str:

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .keys import Invite
+from ..util.textsafe import one_line
+from .keys import Invite, host_address, port_number
 
 if TYPE_CHECKING:
     from ..engine import Game
@@ -224,12 +225,16 @@ def _resumed(kept: JSON, saved: Saved | None, keeping: _Keeping) -> Table:
     if kept.get("started") and game is None:
         raise HostError("the last table's game is over, or its store cannot be read "
                         "now (open a new table with nil-tui host)")
-    if keeping.settings.port is None:
-        keeping.port = int(kept.get("port", DEFAULT_PORT))
-    if keeping.bind == "127.0.0.1" and kept.get("bind"):
-        keeping.bind = str(kept["bind"])
-    return Table.restore(kept, game, save_game=keeping.save_game,
-                         save_table=keeping.save_table, on_game_over=keeping.game_over)
+    try:
+        if keeping.settings.port is None:
+            keeping.port = port_number(str(kept.get("port", DEFAULT_PORT)))
+        if keeping.bind == "127.0.0.1" and kept.get("bind"):
+            keeping.bind = host_address(str(kept["bind"]))
+        return Table.restore(kept, game, save_game=keeping.save_game,
+                             save_table=keeping.save_table, on_game_over=keeping.game_over)
+    except (AttributeError, KeyError, TypeError, ValueError) as exc:
+        raise HostError(f"the last table's file cannot be read ({one_line(str(exc))}): open "
+                        "a new table with nil-tui host --replace") from None
 
 
 def _opened(settings: HostSettings, unfinished: bool, keeping: _Keeping) -> Table:

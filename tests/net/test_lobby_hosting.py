@@ -36,3 +36,22 @@ async def test_a_table_opens_with_the_host_at_south_and_a_busy_port_changes_noth
         await client.close()
     finally:
         await first.close()
+
+
+@pytest.mark.parametrize("damage", [
+    {"bind": "no such host!\x1b]0;x\x07"}, {"port": "http"}, {"port": 99999},
+    {"config": None}, {"seats": 7},
+])
+async def test_a_damaged_table_file_is_one_clear_line_on_resume(
+        tmp_path: Path, damage: dict[str, object]) -> None:
+    first = await open_table(HostSettings(port=0, name="Ann", home=tmp_path, deals=2))
+    await first.close()
+    table_file = tmp_path / "table" / "table.json"
+    kept = json.loads(table_file.read_text(encoding="utf-8"))
+    kept.update(damage)
+    table_file.write_text(json.dumps(kept), encoding="utf-8")
+    with pytest.raises(HostError) as refused:
+        await open_table(HostSettings(resume=True, home=tmp_path))
+    text = str(refused.value)
+    assert text.startswith("the last table's file cannot be read")
+    assert "\n" not in text and "\x1b" not in text and "\x07" not in text
