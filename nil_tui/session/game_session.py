@@ -146,10 +146,6 @@ class GameSession(FrameSeat, OwnHelp):
     def game(self) -> Game:
         return self.driver.game
 
-    @property
-    def turn(self) -> int:
-        return self.driver.turn
-
     def _position(self, seat: int | None = None) -> TableState:
         """What ``seat`` (default: the session's) may see of the table now."""
         return self.table.state_of(self.seat if seat is None else seat)
@@ -361,10 +357,6 @@ class GameSession(FrameSeat, OwnHelp):
             return []
         raise TypeError(f"not an action: {action!r}")
 
-    def go_on(self) -> list[Out]:
-        """Put away the trick on show, or deal the next hand after a deal's summary."""
-        return self._go_on()
-
     def timer_done(self, token: tuple[str, int]) -> list[Out]:
         """A :class:`Wait` is over."""
         kind, number = token
@@ -393,7 +385,6 @@ class GameSession(FrameSeat, OwnHelp):
         pacer = self._pacer
         pacer.on_show, pacer.landing, pacer.forced_turn = None, False, None
         self._shown = self._position()
-        self._changed = True
         self._no_auto_turn = driver.turn
         self._undone_now = len(gone)
         out: list[Out] = [TakenBack(gone)]

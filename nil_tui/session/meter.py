@@ -69,16 +69,6 @@ class Meter:
     def turn_to(self, on: bool) -> None:
         self.on, self.key, self.reading = on, None, None
 
-    def now(self, game: Game, seat: int, turn: int) -> list[EstimateMeter]:
-        """The figure for the position now: certain when it is, else an estimate to work
-        out (none while one for this trick is on its way)."""
-        if not self.on:
-            return []
-        deal = game.deal
-        key: MeterKey = (game.deal_number, len(deal.tricks), len(game.undone))
-        return self.at(deal.view(seat), over=deal.is_over, key=key,
-                       seed=meter_seed(game, key[0], key[1]), turn=turn)
-
     def at(self, view: PlayerView, *, over: bool, key: MeterKey, seed: int,
            turn: int) -> list[EstimateMeter]:
         """The figure for the position of ``view`` (``over``: its deal has ended; ``key``:
