@@ -3,7 +3,7 @@
 For each deal: the plays that cost 0.1 points or more, in words, then a table of every
 decision (the card played, the best card, the cost and each legal card's expected points),
 the deal's total and the game's. ``--json`` prints the same as one JSON document
-(docs/ANALYSIS.md). Every user error is one line and exit status 2 (``cli.UsageError``).
+(docs/ANALYSIS.md). Every user error is one line and exit status 2 (``UsageError``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,9 @@ import math
 import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
-from . import cli, recordfile
+from ..util.argtypes import UsageError
+from ..util.textsafe import write_out
+from . import recordfile
 
 if TYPE_CHECKING:
     from ..analysis import Budget, DealAnalysis, Decision
@@ -43,9 +45,9 @@ def human_seat(game: Game) -> int:
     if len(humans) == 1:
         return humans[0]
     if not humans:
-        raise cli.UsageError("the record has no human seat: pass --seat S to say whose plays "
+        raise UsageError("the record has no human seat: pass --seat S to say whose plays "
                              "to analyse (0-3 or S, W, N, E)")
-    raise cli.UsageError(f"the record has {len(humans)} human seats: pass --seat S to say "
+    raise UsageError(f"the record has {len(humans)} human seats: pass --seat S to say "
                          "whose plays to analyse (0-3 or S, W, N, E)")
 
 
@@ -55,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     seat = human_seat(game) if args.seat is None else args.seat
     played = len(game.deals)
     if args.deal is not None and args.deal > played:
-        raise cli.UsageError(f"--deal {args.deal}: the record has {_deals(played)}")
+        raise UsageError(f"--deal {args.deal}: the record has {_deals(played)}")
     deals = [args.deal] if args.deal is not None else list(range(1, played + 1))
     from ..analysis import DEFAULT_BUDGET, analyse_game
 
@@ -70,16 +72,16 @@ def run(args: argparse.Namespace) -> int:
     assert found is not None  # nothing asks it to stop
     you = seat in game.human_seats
     if args.json:
-        cli.write_out(json.dumps(report(game, seat, found, args.game), indent=2) + "\n")
+        write_out(json.dumps(report(game, seat, found, args.game), indent=2) + "\n")
     elif getattr(args, "text", False):  # plain lines, one per card (nil_tui.lines)
         from ..lines.cards import CardWords
         from ..lines.commands import analysis_lines
 
         words = CardWords(getattr(args, "cards", None) or "words")
         lines = analysis_lines(game, seat, found, you, words)
-        cli.write_out("\n".join(lines) + "\n")
+        write_out("\n".join(lines) + "\n")
     else:
-        cli.write_out(table(game, seat, found, you, ascii=not _can_write_suits()))
+        write_out(table(game, seat, found, you, ascii=not _can_write_suits()))
     return 0
 
 

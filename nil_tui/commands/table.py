@@ -156,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
     import asyncio
 
     from ..net.keys import InviteError
-    from .cli import UsageError
+    from ..util.argtypes import UsageError
 
     try:
         if args.command == "host":
@@ -180,7 +180,7 @@ def _home() -> Path:
 
 
 def _bots(spec: str | None) -> tuple[str, str, str, str]:
-    from .cli import parse_bots
+    from .bot_flags import parse_bots
 
     west, north, east = parse_bots(None, spec, ("normal", "normal", "normal"))
     return ("normal", west, north, east)
@@ -211,7 +211,7 @@ def _host_on_screen(args: argparse.Namespace) -> int:
 
 async def _host(args: argparse.Namespace) -> int:
     from ..net.hosting import HostError, open_table
-    from .cli import UsageError
+    from ..util.argtypes import UsageError
 
     try:
         hosted = await open_table(host_settings(args))
