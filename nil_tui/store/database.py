@@ -91,6 +91,9 @@ class Database:
         self.reopen = False  # the connection met a read-only file: open it again to write
         self.slot = 0
         self.on_ready: Callable[[], None] | None = None  # called when a late file is ready
+        # how the file is opened again, as at first (set by .opening): for a file that
+        # became readable but is not usable as it is (damaged, newer)
+        self.open_again: Callable[[], Database] | None = None
         # the connection and the log file (device, inode) it was seen writing into
         self.log_id: tuple[sqlite3.Connection, tuple[int, int]] | None = None
 
@@ -171,12 +174,11 @@ class Database:
                 self.on_ready()
             return True
         # Readable at last, but not usable as it is: fall back as opening would have.
-        from .opening import open_file
-
+        if self.open_again is None:
+            return False
         self._drop_snapshot()
         self.conn.close()
-        fresh = open_file(self.home, self.warnings, self.slot, self.open_wait,
-                          self.busy_timeout)
+        fresh = self.open_again()
         for name in ("conn", "ready", "persistent", "read_only_reason", "records_dir", "busy",
                      "snapshot", "waiting_reason", "unknown_version", "problem"):
             setattr(self, name, getattr(fresh, name))

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
+from functools import partial
 from pathlib import Path
 
 from ..util.paths import DB_NAME
@@ -144,6 +145,7 @@ def open_file(base: Path, warnings: list[str], slot: int, open_wait: float,
             db = Database(conn, base, warnings, busy_timeout=busy_timeout,
                           open_wait=open_wait)
             db.slot = slot
+            db.open_again = partial(open_file, base, warnings, slot, open_wait, busy_timeout)
             if _after_probe(db, kind, why):
                 return db
 
