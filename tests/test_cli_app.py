@@ -238,18 +238,18 @@ def test_the_quick_start_ends_with_the_first_frame() -> None:
     changes nothing."""
     import gc
 
-    from nil_tui.tui import launch
+    from nil_tui.tui import first_frame
 
     before = sys.getswitchinterval()
     try:
-        launch.quick_start()
+        first_frame.quick_start()
         assert not gc.isenabled()
         assert sys.getswitchinterval() == pytest.approx(
-            min(before, launch.STARTUP_SWITCH_INTERVAL))
-        launch.quick_start_over()
+            min(before, first_frame.STARTUP_SWITCH_INTERVAL))
+        first_frame.quick_start_over()
         assert gc.isenabled() and sys.getswitchinterval() == pytest.approx(before)
         sys.setswitchinterval(0.01)  # the app's own later choice is left alone
-        launch.quick_start_over()
+        first_frame.quick_start_over()
         assert sys.getswitchinterval() == pytest.approx(0.01)
     finally:
         gc.enable()

@@ -15,7 +15,7 @@ from textual.screen import ModalScreen, Screen
 
 from ..game.options import PlayOptions, PlayOverrides
 from ..session.home import LOOK, first_run, open_store
-from . import opening
+from . import first_frame, opening
 from .guarded_app import GuardedApp
 from .messages import GameKept, ReferenceNewsArrived
 from .words import describe_saved  # (kept here for the callers of before)
@@ -189,10 +189,8 @@ class NilApp(GuardedApp):
     @staticmethod
     def startup_over() -> None:
         """The first frame is drawn: what the launch set for a quick start goes back to
-        normal (``launch.quick_start_over``)."""
-        from .launch import quick_start_over
-
-        quick_start_over()
+        normal (``first_frame.quick_start_over``)."""
+        first_frame.quick_start_over()
 
     def _announce_store(self) -> None:
         """Open the store and say what it found: damage, a lock, another nil-tui playing."""

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..game.options import PlayOptions, PlayOverrides
+from . import first_frame
 
 if TYPE_CHECKING:
     from ..engine import Game
@@ -44,48 +45,13 @@ def _run(start: Start, command: str) -> int:
             start.store.close()
         lifecycle.say(problem)  # (or the terminal closed as the app started)
         return lifecycle.EXIT_NO_TERMINAL
-    quick_start()
+    first_frame.quick_start()
     from .app import NilApp
 
     app = NilApp(start.screen, options=start.options, game=start.game, title=start.title,
                  store=start.store, overrides=start.overrides,
                  challenge_date=start.challenge_date)
     return lifecycle.run(app, command)
-
-
-# While the app starts: Textual's output thread writes each frame while the app goes on
-# building the next, and with Python's usual switch interval (5 ms) it waits that long for
-# its turn. The interval before, to go back to once the first frame is drawn.
-STARTUP_SWITCH_INTERVAL = 0.0005
-_switch_before: float | None = None
-
-
-def quick_start() -> None:
-    """Until the first frame: no garbage collection (each pass walks every object made so
-    far, again and again: about a sixth of the start), and a short switch interval, so the
-    first frame reaches the terminal as soon as it is drawn."""
-    global _switch_before
-    import gc
-
-    gc.disable()
-    if _switch_before is None:
-        _switch_before = sys.getswitchinterval()
-        sys.setswitchinterval(min(_switch_before, STARTUP_SWITCH_INTERVAL))
-
-
-def quick_start_over() -> None:
-    """The first frame is drawn: garbage is collected again, and the threads take turns as
-    usual. What exists now lasts as long as the app, so it is left out of later
-    collections."""
-    global _switch_before
-    import gc
-
-    if not gc.isenabled():
-        gc.freeze()
-        gc.enable()
-    if _switch_before is not None:
-        sys.setswitchinterval(_switch_before)
-        _switch_before = None
 
 
 def setup() -> int:
