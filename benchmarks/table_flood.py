@@ -128,7 +128,7 @@ async def measure(count: int, joins: int) -> dict[str, Any]:
                 took = await join_once(url, table.secret, header, source)
                 if took is not None:
                     times.append(took)
-                for seat in table.seats:  # the seat is free again for the next join
+                for seat in table.seating:  # the seat is free again for the next join
                     seat.free()
                 await asyncio.sleep(0.05)
             results[name] = {"got_in": len(times), "of": joins,

@@ -94,7 +94,7 @@ class HostedTable:
         """A client for the host's own seat (South), with its seat key."""
         from .client import TableClient
 
-        owner = self.table.seats[0]
+        owner = self.table.seating[0]
         context = None
         if self.tls:
             context = ssl.create_default_context()
@@ -110,9 +110,9 @@ class HostedTable:
         while not self.finished:
             await asyncio.sleep(0.5)
         for _ in range(int(grace / 0.5)):
-            people = {s.number for s in table.seats if s.kind == "person"}
+            people = {s.number for s in table.seating if s.kind == "person"}
             if people <= table.told_the_end and not any(s.member is not None
-                                                        for s in table.seats):
+                                                        for s in table.seating):
                 return
             await asyncio.sleep(0.5)
 
@@ -188,7 +188,7 @@ class _Keeping:
         others = [str(p.get("bot") or p.get("name")) for p in record["players"][1:]]
         self.store.finish_game(record, {"table": True, "bots": others})
         table = self.table
-        if self.settings.own_history and table is not None and table.seats[0].hosts:
+        if self.settings.own_history and table is not None and table.seating[0].hosts:
             # the host played South: the game joins their history
             mine = Store.open(self.settings.home)
             try:
@@ -307,7 +307,7 @@ async def open_table(settings: HostSettings) -> HostedTable:
         if saved:
             store.clear_current()
         if settings.seat:
-            table.seat_owner(0, settings.name)
+            table.seating.seat_host(0, settings.name)
     table.keep()
     bind, port = keeping.bind, keeping.port
     shown = bind if bind not in ("0.0.0.0", "::") else public_address()

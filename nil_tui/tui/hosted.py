@@ -78,7 +78,7 @@ async def _wait_for_the_away(app: NilApp, hosted: HostedTable) -> None:
     table = hosted.table
     if not hosted.finished:
         return
-    away = [s for s in table.seats if s.kind == "person" and s.number not in table.told_the_end]
+    away = [s for s in table.seating if s.kind == "person" and s.number not in table.told_the_end]
     if not away:
         return
     names = " and ".join(f"{s.name} ({SEAT_NAMES[s.number]})" for s in away)

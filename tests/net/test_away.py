@@ -40,15 +40,15 @@ async def test_a_bot_stands_in_for_a_dropped_player_until_they_come_back() -> No
         key = bob.key
         # the table waits, then a bot plays Bob's cards: Ann's game goes on
         for _ in range(200):
-            if s.table.seats[bob.seat or 0].stand_in and s.table.stats.cards > 20:
+            if s.table.seating[bob.seat or 0].stand_in and s.table.stats.cards > 20:
                 break
             await asyncio.sleep(0.05)
-        assert s.table.seats[bob.seat or 0].stand_in
+        assert s.table.seating[bob.seat or 0].stand_in
         # Bob comes back with his seat key and plays to the end
         again = TableClient(s.invite, key=key)
         welcome = await again.connect()
         assert welcome["seat"] == bob.seat and welcome["name"] == "Bob"
-        assert not s.table.seats[bob.seat or 0].stand_in
+        assert not s.table.seating[bob.seat or 0].stand_in
         records = await asyncio.wait_for(asyncio.gather(
             ann_game, play_scripted(again, random.Random(3))), 120)
         assert records[0] is not None and records[1] is not None
@@ -69,7 +69,7 @@ async def test_everyone_gone_the_table_waits_with_the_game() -> None:
         await ann.receive(10)
         await ann.close()
         for _ in range(40):
-            if s.table.seats[0].member is None:
+            if s.table.seating[0].member is None:
                 break
             await asyncio.sleep(0.05)
         turn = s.table.turn
@@ -121,7 +121,7 @@ async def test_a_bot_card_decided_as_the_last_person_leaves_waits_for_them() -> 
         key = ann.key
         await ann.close()
         for _ in range(200):
-            if s.table.seats[0].member is None:
+            if s.table.seating[0].member is None:
                 break
             await asyncio.sleep(0.02)
         turn = s.table.turn

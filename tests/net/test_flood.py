@@ -41,7 +41,7 @@ async def test_players_get_in_while_silent_connections_flood_the_table() -> None
                 took = await table_flood.join_once(url, s.table.secret, False,
                                                    table_flood.OTHER)
                 assert took is not None, "a client from another address was turned away"
-                for seat in s.table.seats:
+                for seat in s.table.seating:
                     seat.free()
         finally:
             out, _ = await asyncio.to_thread(child.communicate, "", 30)

@@ -61,7 +61,7 @@ async def test_a_connection_without_the_invite_gets_one_error_and_learns_nothing
         ws = await raw(s.invite.url)
         got = await answer(ws, hello("x" * 26, protocol=99, app="9.9"))
         assert got["code"] == "not_invited"
-        assert all(seat.kind == "empty" for seat in s.table.seats)
+        assert all(seat.kind == "empty" for seat in s.table.seating)
 
 
 async def test_a_client_of_another_version_is_told_both_versions() -> None:
@@ -73,7 +73,7 @@ async def test_a_client_of_another_version_is_told_both_versions() -> None:
         assert caught.value.reason == (f"this table runs nil-tui {short_version(__version__)}"
                                        f" (protocol {PROTOCOL}); you have 0.9 (protocol "
                                        f"{PROTOCOL + 1})")
-        assert all(seat.kind == "empty" for seat in s.table.seats)
+        assert all(seat.kind == "empty" for seat in s.table.seating)
 
 
 @pytest.mark.parametrize(("first", "code"), [
@@ -90,7 +90,7 @@ async def test_a_bad_hello_is_refused_and_closed(first: str | bytes, code: str) 
         got = await answer(ws, first)
         assert got["type"] == "error" and got["code"] == code
         assert await closed(ws)
-        assert all(seat.kind == "empty" for seat in s.table.seats)
+        assert all(seat.kind == "empty" for seat in s.table.seating)
 
 
 async def test_a_guessed_seat_key_opens_nothing() -> None:
@@ -106,7 +106,7 @@ async def test_a_guessed_seat_key_opens_nothing() -> None:
                 await thief.connect()
             assert caught.value.code in ("unknown_key", "started")
             assert position(s) == before
-        assert s.table.seats[0].member is not None  # the owner is still seated
+        assert s.table.seating[0].member is not None  # the owner is still seated
         await owner.close()
 
 
@@ -262,7 +262,7 @@ async def test_malformed_messages_after_the_hello_are_refused_and_the_seat_stays
             assert got is not None
             if kind(got) == "pong":
                 break
-        assert s.table.seats[0].member is not None and s.table.game is None
+        assert s.table.seating[0].member is not None and s.table.game is None
         await a.close()
 
 
@@ -292,7 +292,7 @@ async def test_a_flood_is_refused_then_closed_and_the_others_play_on() -> None:
         assert "rate" in codes and unnamed == []
         assert flooder.ws.close_code == 1008
         s.table.config.away_timeout = 0.0  # a bot stands in for the flooder at once
-        s.table._poke()
+        s.table.clock.poke()
         end = await asyncio.wait_for(game, 60)
         assert end is not None and end["finished"]
         await player.close()

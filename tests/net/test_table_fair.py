@@ -76,7 +76,7 @@ def test_the_first_to_leave_the_lobby_passes_the_start_on(tmp_path: Path) -> Non
 
 async def test_ownership_comes_back_to_the_host_seat_and_a_quit_frees_a_lobby_seat() -> None:
     async with served(TableConfig(deals=1, seed=5)) as s:
-        host_key = s.table.seat_owner(0, "Hana")
+        host_key = s.table.seating.seat_host(0, "Hana")
         gus = TableClient(s.invite, name="Gus")
         await gus.connect()
         assert gus.owner  # the host's own player is not here yet
@@ -92,7 +92,7 @@ async def test_ownership_comes_back_to_the_host_seat_and_a_quit_frees_a_lobby_se
         await gus.act(session.Quit())
         await until(hana, lambda m: of_type("lobby")(m)
                     and {"kind": "left", "seat": 1} in m["events"])
-        assert s.table.seats[1].kind == "empty"
+        assert s.table.seating[1].kind == "empty"
         await hana.close()
 
 
@@ -214,7 +214,7 @@ async def test_a_silent_player_who_plays_again_has_their_seat_back(
         played = await until(ann, lambda m: isinstance(m, session.Played) and m.seat == 0
                              or of_type("refused")(m))
         assert isinstance(played, session.Played) and played.card == card
-        assert not s.table.seats[0].stand_in
+        assert not s.table.seating[0].stand_in
         await ann.close()
 
 
@@ -226,7 +226,7 @@ async def test_a_go_on_while_cards_are_played_is_refused() -> None:
         asked = await ann.go_on()
         got = await until(ann, of_type("refused"))
         assert (got["code"], got["id"]) == ("no_pause", asked)
-        assert not s.table.seats[0].ready
+        assert not s.table.seating[0].ready
         await ann.close()
 
 
@@ -245,7 +245,7 @@ async def test_a_client_of_another_version_is_told_what_differs(
         assert caught.value.reason == \
             f"this table runs nil-tui {short_version(__version__)} (protocol {PROTOCOL}); " \
             + reason
-        assert all(seat.kind == "empty" for seat in s.table.seats)
+        assert all(seat.kind == "empty" for seat in s.table.seating)
 
 
 

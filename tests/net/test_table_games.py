@@ -128,9 +128,9 @@ def test_the_four_states_of_a_position_are_each_seats_own() -> None:
 
     for seed in range(3):
         table = Table(TableConfig(deals=2, seed=seed, bots=("normal",) * 4))
-        for seat in table.seats:
+        for seat in table.seating:
             seat.kind, seat.name = "person", f"P{seat.number}"
-        table.seats[2].stand_in = True
+        table.seating[2].stand_in = True
         table.tell = lambda *a, **k: None  # type: ignore[method-assign]
         table.start()
         game, driver = table.game, table.driver

@@ -22,9 +22,9 @@ def test_the_states_of_a_position_are_written_as_the_session_writes_each() -> No
     text of each seat's state is ``session.to_json`` of that seat's own state."""
     for seed in range(3):
         table = Table(TableConfig(deals=2, seed=seed, bots=("normal",) * 4))
-        for seat in table.seats:
+        for seat in table.seating:
             seat.kind, seat.name = "person", f"P\u00e9{seat.number}"
-        table.seats[1].stand_in = True
+        table.seating[1].stand_in = True
         table.tell = lambda *a, **k: None  # type: ignore[method-assign]
         table.start()
         game, driver = table.game, table.driver
@@ -48,7 +48,7 @@ def test_the_states_of_a_position_are_written_as_the_session_writes_each() -> No
 
 def test_states_that_differ_in_more_than_a_seats_own_fields_are_each_written_whole() -> None:
     table = Table(TableConfig(deals=1, seed=4, bots=("normal",) * 4))
-    for seat in table.seats:
+    for seat in table.seating:
         seat.kind, seat.name = "person", f"P{seat.number}"
     table.tell = lambda *a, **k: None  # type: ignore[method-assign]
     table.start()
@@ -242,13 +242,13 @@ async def test_a_player_whose_process_stops_is_noticed_by_the_tables_ping() -> N
             assert proc.stdout is not None
             line = await asyncio.wait_for(proc.stdout.readline(), 60)
             seat = int(line.split()[1])
-            assert s.table.seats[seat].member is not None
+            assert s.table.seating[seat].member is not None
             os.kill(proc.pid, signal.SIGSTOP)
             for _ in range(600):
-                if s.table.seats[seat].member is None:
+                if s.table.seating[seat].member is None:
                     break
                 await asyncio.sleep(0.1)
-            assert s.table.seats[seat].member is None  # noticed by the ping alone
+            assert s.table.seating[seat].member is None  # noticed by the ping alone
             assert proc.returncode is None
             assert s.server.connections == 0
         finally:

@@ -14,30 +14,61 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
 
-from ...engine import Phase
-from ...game.driver import BotIncident, Decision, DriverEvent, default_opener
-from .. import messages as session
-from .member import Left, Notice, StandIn
+from ...engine import Card, DealEnded, Game, Phase
+from ...game.driver import Decision, DriverEvent, GameDriver, Opener, default_opener
+from .config import TableConfig
+from .member import STAND_IN, Notice, StandIn
+from .seating import Seat, Seating
 
 if TYPE_CHECKING:
     from ...game.driver import Player
-    from .table import Table
 
-STAND_IN = "normal"
-"""The bot that plays for a person who has been away (or silent) longer than the table
-waits."""
 
 SILENT_GRACE = 10.0
 """Seconds the stand-in waits on each turn of a player who is connected but was silent
 (the turn timeout, if shorter): the player can play that card and be back."""
 
 
+class TimedTable(Protocol):
+    """What the clock needs of the table it works for (:class:`.table.Table` is one): its
+    settings, who sits where, the game and its driver, and the steps the clock has it take
+    (each told to the seats by the table)."""
+
+    @property
+    def config(self) -> TableConfig: ...
+
+    @property
+    def seating(self) -> Seating: ...
+
+    @property
+    def game(self) -> Game | None: ...
+
+    @property
+    def driver(self) -> GameDriver | None: ...
+
+    @property
+    def opener(self) -> Opener | None: ...
+
+    @property
+    def turn(self) -> int: ...
+
+    def tell(self, events: list[DriverEvent], notices: list[Notice] | None = None) -> None:
+        ...
+
+    def play_bot(self, decision: Decision) -> bool: ...
+
+    def play_stand_in(self, seat_number: int, card: Card) -> None: ...
+
+    def deal_next(self) -> None: ...
+
+
 class Clock:
     """The work in time of one table (see the module)."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: TimedTable) -> None:
         self.table = table
         self.held: Decision | None = None
         """A bot's card decided as the last person left: played once someone is back."""
@@ -58,7 +89,7 @@ class Clock:
         self._task = loop.create_task(self._pump())
         now = loop.time()
         table = self.table
-        for seat in table.seats:
+        for seat in table.seating:
             if seat.kind == "person" and seat.member is None and table.game is not None:
                 seat.away_since = now
                 self.wake_at(now + table.config.away_timeout)
@@ -95,6 +126,23 @@ class Clock:
         self._timers = [t for t in self._timers if not t.cancelled() and t.when() > loop.time()]
         self._timers.append(loop.call_at(when + 0.01, self.poke))
 
+    def card_played(self) -> None:
+        """A person's card was played: when a person here is to play next, the table waits
+        for them (their turn is timed); else it wakes for what is due."""
+        table = self.table
+        if self.running and waits_for_a_person_here(table.game, table.driver, table.seating):
+            self.time_the_turn(asyncio.get_running_loop().time(), table.config.turn_timeout)
+        else:
+            self.poke()
+
+    def time_the_deal_pause(self, game: Game, events: list[DriverEvent]) -> None:
+        """When these events end a deal, the next one is dealt after the pause (or once all
+        are ready)."""
+        if self.running and game.phase is Phase.DEAL_OVER and any(
+                isinstance(e, DealEnded) for e in events):
+            self.deal_over_at = asyncio.get_running_loop().time()
+            self.wake_at(self.deal_over_at + self.table.config.deal_pause)
+
     def time_the_turn(self, now: float, wait: float) -> float:
         """Since when the table waits for the card of the person to move (present): the turn
         timer starts with the position and wakes the table ``wait`` seconds later."""
@@ -130,13 +178,13 @@ class Clock:
         if game is None:
             self._free_seats_left(now)
             return False
-        if driver is None or game.is_over or not table.people_here():
+        if driver is None or game.is_over or not table.seating.people_here():
             return False
         if game.phase is Phase.DEAL_OVER:
             return self._next_deal(now)
         seat_number = driver.to_move
         assert seat_number is not None
-        if table.seats[seat_number].kind == "bot":
+        if table.seating[seat_number].kind == "bot":
             return await self._bot_plays()
         if not self._stand_in_due(seat_number, now):
             return False
@@ -146,8 +194,7 @@ class Clock:
         """Deal the next hand once every person here is ready or the pause is over."""
         table = self.table
         assert table.driver is not None
-        waiting = [s for s in table.seats if s.kind == "person" and s.member is not None
-                   and not s.ready]
+        waiting = [s for s in table.seating.here() if not s.ready]
         due = (self.deal_over_at or now) + table.config.deal_pause
         if waiting and now < due:
             self.wake_at(due)
@@ -166,7 +213,7 @@ class Clock:
             if request is None:
                 return False
             decision = await asyncio.to_thread(driver.decide, request)
-            if not table.people_here():  # everyone left meanwhile: the card waits
+            if not table.seating.people_here():  # everyone left meanwhile: the card waits
                 self.held = decision
                 return False
         table.play_bot(decision)
@@ -176,7 +223,7 @@ class Clock:
         """Whether the stand-in plays for the person to move now: silent past the turn
         timeout (then a moment each turn), or away past the away timeout (said once)."""
         table, config = self.table, self.table.config
-        seat = table.seats[seat_number]
+        seat = table.seating[seat_number]
         if seat.member is not None:  # silent: the turn timeout, then a moment each turn
             wait = min(SILENT_GRACE, config.turn_timeout) if seat.stand_in \
                 else config.turn_timeout
@@ -206,35 +253,40 @@ class Clock:
             self._stand_ins[seat_number] = player
         turn = driver.turn
         choice = await asyncio.to_thread(player.decide, game.deal.view(seat_number))
-        seat = table.seats[seat_number]
+        seat = table.seating[seat_number]
         if driver.turn != turn or driver.to_move != seat_number or not seat.stand_in:
             return True  # the person came back and played meanwhile
-        reason = session.away_reason(seat.name, STAND_IN)
-        game.record_incident(seat_number, choice.card, reason)
-        events: list[DriverEvent] = [BotIncident(seat_number, choice.card, reason)]
-        events.extend(driver.play(choice.card))
-        table.stats.cards += 1
-        table.tell(events)
+        table.play_stand_in(seat_number, choice.card)
         return True
 
     def _free_seats_left(self, now: float) -> None:
         """In the lobby: the seats of people gone longer than the away timeout are free
         again (their keys open nothing any more); the host's own seat is kept."""
         table = self.table
-        notices: list[Notice] = []
-        for seat in table.seats:
+        gone: list[int] = []
+        for seat in table.seating:
             if seat.kind != "person" or seat.member is not None or seat.hosts:
                 continue
             since = seat.away_since if seat.away_since is not None else now
             if now >= since + table.config.away_timeout:
-                seat.free()
-                notices.append(Left(seat.number))
+                gone.append(seat.number)
             else:
                 self.wake_at(since + table.config.away_timeout)
-        if notices:
-            moved = table.settle_owner()
-            table.keep()
-            table.tell([], notices=notices + ([moved] if moved is not None else []))
+        if gone:
+            table.tell([], notices=table.seating.free(gone))
 
 
-__all__ = ["STAND_IN", "Clock"]
+def waits_for_a_person_here(game: Game | None, driver: GameDriver | None,
+                            seats: Sequence[Seat]) -> bool:
+    """Whether a person at the table is to play now, so that the table has nothing to do by
+    itself (its next step would only wait): no need to wake it after every card."""
+    if game is None or driver is None or game.phase is not Phase.PLAYING:
+        return False
+    to_move = driver.to_move
+    if to_move is None:
+        return False
+    seat = seats[to_move]
+    return seat.kind == "person" and seat.member is not None and not seat.stand_in
+
+
+__all__ = ["SILENT_GRACE", "Clock", "TimedTable", "waits_for_a_person_here"]

@@ -58,6 +58,11 @@ class Started(NamedTuple):
     """The game is dealt."""
 
 
+STAND_IN = "normal"
+"""The bot that plays for a person who has been away (or silent) longer than the table
+waits."""
+
+
 class StandIn(NamedTuple):
     """A bot plays for a person ``why``: "away" or "silent"."""
 
@@ -136,5 +141,6 @@ class Member(Protocol):
     def part(self, why: Parting) -> None: ...
 
 
-__all__ = ["Away", "Back", "Joined", "Left", "Member", "Notice", "OwnerMoved", "Parting",
-           "SeatView", "Seats", "StandIn", "Started", "TableRefusal", "Update", "Welcome"]
+__all__ = ["STAND_IN", "Away", "Back", "Joined", "Left", "Member", "Notice", "OwnerMoved",
+           "Parting", "SeatView", "Seats", "StandIn", "Started", "TableRefusal", "Update",
+           "Welcome"]

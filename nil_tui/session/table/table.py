@@ -1,5 +1,6 @@
-"""One table with people at it, whatever carries its messages: who sits where, the game, the
-bots, the players who dropped and the bots that stand in for them.
+"""One table with people at it, whatever carries its messages: the game, the bots, the
+players who dropped and the bots that stand in for them; who sits where is its seating's
+(:mod:`.seating`).
 
 The table runs on one asyncio loop. It decides everything: the seat of an action is the seat
 its member was given (by its key), a card is checked by the engine (through the game
@@ -13,106 +14,30 @@ never holds up the loop (other tables, other players).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...engine import SEAT_NAMES, Card, DealEnded, DealStarted, Game, IllegalPlay, Phase
-from ...game.driver import Decision, DriverEvent, GameDriver, Opener
+from ...engine import SEAT_NAMES, Card, DealStarted, Game, IllegalPlay, Phase
+from ...game.driver import BotIncident, Decision, DriverEvent, GameDriver, Opener
 from .. import messages as session
 from . import seat_keys as keys
-from .clock import STAND_IN, Clock
+from .clock import Clock
+from .config import JSON, TableConfig
 from .member import (
-    Away,
+    STAND_IN,
     Back,
-    Joined,
-    Left,
     Member,
     Notice,
-    OwnerMoved,
     Parting,
     Seats,
-    SeatView,
     Started,
     TableRefusal,
     Update,
     Welcome,
 )
+from .seating import Seat, Seating
 from .values import game_so_far, news_of, seat_states
-
-JSON = dict[str, Any]
-"""The table as it is kept (its file), and its settings."""
-
-MAX_NAME = 24
-"""The longest player name, in characters."""
-
-
-@dataclass
-class TableConfig:
-    deals: int = 8
-    seed: int | None = None
-    bots: tuple[str, str, str, str] = ("normal", "normal", "normal", "normal")
-    """The bot for each seat nobody takes (the host's own seat's entry is used only when it
-    plays without a local player)."""
-    away_timeout: float = 60.0
-    """How long the table waits for a person whose connection is gone, before the stand-in
-    plays for them (in the lobby: before their seat is freed)."""
-    turn_timeout: float = 120.0
-    """How long the table waits for the card of a person who is connected but silent, before
-    the stand-in plays for them as for one away."""
-    deal_pause: float = 30.0
-    start_when: int | None = None
-    """Start by itself once this many people are seated (else the owner sends ``start``)."""
-    scoring: str = "classic"  # or "pool" (engine/scoring.py)
-
-    def to_json(self) -> JSON:
-        return {"deals": self.deals, "seed": self.seed, "bots": list(self.bots),
-                "away_timeout": self.away_timeout, "turn_timeout": self.turn_timeout,
-                "deal_pause": self.deal_pause,
-                "start_when": self.start_when, "scoring": self.scoring}
-
-    @classmethod
-    def from_json(cls, data: JSON) -> TableConfig:
-        bots = data.get("bots") or ["normal"] * 4
-        return cls(deals=int(data["deals"]), seed=data.get("seed"),
-                   bots=(str(bots[0]), str(bots[1]), str(bots[2]), str(bots[3])),
-                   away_timeout=float(data.get("away_timeout", 60.0)),
-                   turn_timeout=float(data.get("turn_timeout", 120.0)),
-                   deal_pause=float(data.get("deal_pause", 30.0)),
-                   start_when=data.get("start_when"),
-                   scoring=str(data.get("scoring", "classic")))
-
-
-@dataclass
-class Seat:
-    number: int
-    kind: str = "empty"  # "empty", "person", "bot"
-    name: str = ""
-    key: str | None = None
-    owner: bool = False  # the person who may start the game (see Table.settle_owner)
-    hosts: bool = False  # the host's own seat (kept for them, the owner whenever present)
-    joined: int = 0  # the order in which people sat down: the longest seated is owner next
-    spec: str | None = None  # the bot of a bot seat
-    member: Member | None = None
-    away_since: float | None = None
-    stand_in: bool = False  # a bot plays for this person while they are away
-    ready: bool = False  # asked for the next deal
-
-    def view(self) -> SeatView:
-        """What every seat may know of this one."""
-        return SeatView(self.number, self.kind, self.name,
-                        self.spec if self.kind == "bot" else (STAND_IN if self.stand_in else
-                                                              None),
-                        self.kind == "bot" or self.member is not None, self.stand_in)
-
-    def free(self) -> None:
-        """Nobody sits here any more (its key opens nothing)."""
-        self.kind, self.key, self.name, self.owner = "empty", None, "", False
-        self.away_since, self.member = None, None
-
-    def kept(self) -> JSON:
-        return {"kind": self.kind, "name": self.name, "key": self.key, "owner": self.owner,
-                "host": self.hosts, "spec": self.spec}
 
 
 @dataclass
@@ -124,26 +49,13 @@ class TableStats:
     views_sent: int = 0
 
 
-def waits_for_a_person_here(game: Game | None, driver: GameDriver | None,
-                            seats: Sequence[Seat]) -> bool:
-    """Whether a person at the table is to play now, so that the table has nothing to do by
-    itself (its next step would only wait): no need to wake it after every card."""
-    if game is None or driver is None or game.phase is not Phase.PLAYING:
-        return False
-    to_move = driver.to_move
-    if to_move is None:
-        return False
-    seat = seats[to_move]
-    return seat.kind == "person" and seat.member is not None and not seat.stand_in
-
-
 @dataclass
 class Table:
     config: TableConfig
     secret: str = field(default_factory=keys.new_secret)
     """The secret of the table's invite, kept with it (a carrier lets in only those who show
     it)."""
-    seats: list[Seat] = field(default_factory=lambda: [Seat(s) for s in range(4)])
+    seating: Seating = field(default_factory=Seating)
     save_game: Callable[[Game], object] | None = None
     """Called with the game after every card and every new deal (the host's store)."""
     save_table: Callable[[JSON], object] | None = None
@@ -156,27 +68,21 @@ class Table:
 
     def __post_init__(self) -> None:
         self.clock = Clock(self)
+        self.seating.keep = self.keep
         self._finished = False
-        self._joins = 0
         self.told_the_end: set[int] = set()  # the seats sent the finished game's record
 
     # --- keeping the table ---------------------------------------------------------------
     def to_json(self) -> JSON:
         return {"secret": self.secret, "config": self.config.to_json(),
-                "seats": [s.kept() for s in self.seats], "started": self.game is not None}
+                "seats": self.seating.to_json(), "started": self.game is not None}
 
     @classmethod
     def restore(cls, data: JSON, game: Game | None, **kwargs: Any) -> Table:
         """The table as it was kept (its secret and seat keys), with its game if it had
         started; every person starts away, waiting for their ``join``."""
         table = cls(TableConfig.from_json(data["config"]), secret=str(data["secret"]),
-                    **kwargs)
-        for seat, kept in zip(table.seats, data["seats"]):
-            seat.kind, seat.name = str(kept["kind"]), str(kept["name"])
-            seat.key, seat.owner, seat.spec = kept.get("key"), bool(kept.get("owner")), \
-                kept.get("spec")
-            # (a table kept before the host's seat was marked: the owner's was the host's)
-            seat.hosts = bool(kept.get("host", seat.owner))
+                    seating=Seating.from_json(data["seats"]), **kwargs)
         if game is not None:
             table.game = game
             table._new_driver()
@@ -190,15 +96,13 @@ class Table:
     def begin(self) -> None:
         """Start the table's work on the running loop (bots, stand-ins, next deals)."""
         self.clock.begin()
-        self.settle_owner()
+        if self.game is None:
+            self.seating.settle_owner()  # (nobody is here yet to be told)
 
     async def close(self) -> None:
         await self.clock.close()
         if self.driver is not None:
             self.driver.close()
-
-    def _poke(self) -> None:
-        self.clock.poke()
 
     @property
     def held(self) -> Decision | None:
@@ -210,139 +114,49 @@ class Table:
     def turn(self) -> int:
         return self.driver.turn if self.driver is not None else 0
 
-    def people_here(self) -> bool:
-        return any(s.kind == "person" and s.member is not None for s in self.seats)
-
-    def settle_owner(self) -> OwnerMoved | None:
-        """Who may start the game: the host's own seat when its person is here; else the
-        owner so far when present; else the person here who sat down first (the owner's
-        right passes on when they are away, and comes back to the host's seat). A notice
-        when it moved."""
-        if self.game is not None:
-            return None
-        here = [s for s in self.seats if s.kind == "person" and s.member is not None]
-        current = next((s for s in self.seats if s.owner), None)
-        new = self._next_owner(here, current)
-        if new is current:
-            return None
-        for seat in self.seats:
-            seat.owner = seat is new
-        self.keep()
-        return OwnerMoved(new.number if new is not None else None)
-
-    def _next_owner(self, here: list[Seat], current: Seat | None) -> Seat | None:
-        """The seat that owns the table now (see :meth:`settle_owner`)."""
-        host = next((s for s in self.seats if s.hosts and s.kind == "person"), None)
-        if host is not None and (host.member is not None or not here):
-            return host
-        if current is not None and current.kind == "person" and (
-                current.member is not None or not here):
-            return current
-        return min(here, key=lambda s: s.joined) if here else None
-
-    def owner_seat(self) -> int | None:
-        return next((s.number for s in self.seats if s.owner), None)
-
-    # --- seats -----------------------------------------------------------------------------
-    def seat_owner(self, seat: int, name: str | None) -> str:
-        """Reserve a seat for the host's own player; returns its key."""
-        s = self.seats[seat]
-        for other in self.seats:
-            other.owner = False
-        s.kind, s.owner, s.hosts, s.name = "person", True, True, name or "Host"
-        s.key = s.key or keys.new_secret()
-        self.keep()
-        return s.key
-
+    # --- who sits where (.seating) ------------------------------------------------------------
     def sit(self, member: Member, *, key: str | None = None, name: str | None = None,
             seat: int | None = None) -> int:
         """Seat a member (one that may come to this table: the carrier checked its invite):
         back at the seat of its ``key``, or a newcomer at a free seat (``seat`` if it is
         free), named ``name``. Returns the seat; TableRefusal (fatal) when it may not sit."""
         if key is not None:
-            found, notice = self._seat_again(key, name, member)
+            found, notices = self.seating.come_back(key, name, member, lobby=self.game is None)
+        elif self.game is not None:
+            raise TableRefusal("started", "the game has started: only its players may come "
+                               "back (with their seat key)", fatal=True)
         else:
-            found, notice = self._seat_new(name, seat, member)
-        taken = self.seats[found]
-        notices: list[Notice] = [notice]
-        moved = self.settle_owner()
-        if moved is not None:
-            notices.append(moved)
+            found, notices = self.seating.sit_new(name, seat, member)
+        taken = self.seating[found]
         assert taken.key is not None
         # in a game under way, the game so far: the deals finished before this one
         so_far = game_so_far(self.game, found) if self.game is not None else None
         member.welcome(Welcome(found, taken.key, taken.owner, taken.name, so_far))
         self.tell([], notices=notices)
-        if self.game is None and self.config.start_when is not None and sum(
-                1 for s in self.seats if s.kind == "person" and s.member) \
-                >= self.config.start_when:
+        start_when = self.config.start_when
+        if self.game is None and start_when is not None and len(self.seating.here()) \
+                >= start_when:
             self.start()
-        self._poke()
+        self.clock.poke()
         return found
 
-    def _seat_again(self, key: str, name: str | None, member: Member) -> tuple[int, Notice]:
-        """A person back with their seat key (an older connection of theirs is closed)."""
-        found = keys.find_key(key, [s.key for s in self.seats])
-        if found is None:
-            raise TableRefusal("unknown_key", "this seat key opens no seat at this table",
-                               fatal=True)
-        seat = self.seats[found]
-        old = seat.member
-        seat.member = member
-        if old is not None:
-            old.part(Parting.ELSEWHERE)
-        if name:  # a new name is made unique as a newcomer's is
-            seat.name = unique_name(self.seats, name, found)
-        back = seat.away_since is not None or seat.stand_in
-        seat.away_since, seat.stand_in = None, False
-        return found, (Back if back else Joined)(found, seat.name)
-
-    def _seat_new(self, name: str | None, wanted: int | None,
-                  member: Member) -> tuple[int, Notice]:
-        """A newcomer takes a free seat (in the lobby only) and gets its key."""
-        if self.game is not None:
-            raise TableRefusal("started", "the game has started: only its players may come "
-                               "back (with their seat key)", fatal=True)
-        found = free_seat(self.seats, wanted)
-        seat = self.seats[found]
-        seat.kind, seat.key, seat.member = "person", keys.new_secret(), member
-        self._joins += 1
-        seat.joined = self._joins
-        seat.name = unique_name(self.seats, name or SEAT_NAMES[found], found)
-        self.keep()
-        return found, Joined(found, seat.name)
-
     def depart(self, member: Member) -> None:
-        """A connection closed: its seat waits for its person (a bot stands in later)."""
-        for seat in self.seats:
-            if seat.member is member:
-                # the seat waits for its person (their key brings them back): in the lobby
-                # for the away timeout (then it is free), in a game until a stand-in plays
-                seat.member = None
-                now = asyncio.get_running_loop().time()
-                seat.away_since = now
-                notices: list[Notice] = [Away(seat.number, self.config.away_timeout)]
-                moved = self.settle_owner()
-                if moved is not None:
-                    notices.append(moved)
-                self.tell([], notices=notices)
-                self.clock.wake_at(now + self.config.away_timeout)
-                self._poke()
+        """A connection closed: its seat waits for its person (their key brings them back):
+        in the lobby for the away timeout (then it is free), in a game until a stand-in
+        plays for them."""
+        now, wait = asyncio.get_running_loop().time(), self.config.away_timeout
+        notices = self.seating.away(member, now, wait, lobby=self.game is None)
+        if notices:
+            self.tell([], notices=notices)
+            self.clock.wake_at(now + wait)
+            self.clock.poke()
 
     # --- the game --------------------------------------------------------------------------
     def start(self) -> None:
         """Deal: the seats nobody took get their bots."""
         if self.game is not None:
             raise TableRefusal("started", "the game has already started")
-        players: list[dict[str, Any]] = []
-        for seat in self.seats:
-            if seat.kind != "person":
-                seat.kind, seat.spec = "bot", self.config.bots[seat.number]
-                seat.name = f"{SEAT_NAMES[seat.number]} ({seat.spec})"
-            if seat.kind == "person":
-                players.append({"name": seat.name, "kind": "human"})
-            else:
-                players.append({"name": seat.name, "kind": "bot", "bot": seat.spec})
+        players = self.seating.seat_bots(self.config.bots)
         self.game = Game(self.config.deals, self.config.seed, players=players,
                          scoring=self.config.scoring)
         self.config.seed = self.game.seed
@@ -352,7 +166,7 @@ class Table:
         self.driver.save()
         replaced = self.driver.open_bots()
         self.tell([DealStarted(1, self.game.deal.dealer), *replaced], notices=[Started()])
-        self._poke()
+        self.clock.poke()
 
     def _new_driver(self) -> None:
         assert self.game is not None
@@ -363,7 +177,7 @@ class Table:
         position ``turn``; TableRefusal when refused. True when it was what the table waited
         for (a card on its turn, a go-on after a deal): a carrier's rate limit need not
         count those."""
-        seat = self.seats[seat_number]
+        seat = self.seating[seat_number]
         if isinstance(action, session.Quit):
             self._quit(seat)
             return False
@@ -388,10 +202,7 @@ class Table:
         the game, once (TableRefusal otherwise)."""
         if self.game is not None:
             raise TableRefusal("started", "the game has already started")
-        if not self.seats[seat_number].owner:
-            owner = self.owner_seat()
-            who = self.seats[owner].name if owner is not None else "the host"
-            raise TableRefusal("not_owner", f"only {who} starts the game")
+        self.seating.check_owner(seat_number)
         self.start()
 
     def _quit(self, seat: Seat) -> None:
@@ -399,13 +210,7 @@ class Table:
         host's); the member is let go."""
         member = seat.member
         if self.game is None and not seat.hosts and member is not None:
-            seat.free()
-            self.keep()
-            notices: list[Notice] = [Left(seat.number)]
-            moved = self.settle_owner()
-            if moved is not None:
-                notices.append(moved)
-            self.tell([], notices=notices)
+            self.tell([], notices=self.seating.free([seat.number]))
         if member is not None:
             member.part(Parting.LEFT)
 
@@ -417,7 +222,7 @@ class Table:
         if seat.ready:
             return False
         seat.ready = True
-        self._poke()
+        self.clock.poke()
         return True
 
     def _play(self, driver: GameDriver, seat_number: int, card: Card, turn: int) -> None:
@@ -431,7 +236,7 @@ class Table:
                                f"at position {driver.turn}")
         to_move = driver.to_move
         if to_move != seat_number:
-            whose = self.seats[to_move].name if to_move is not None else "nobody"
+            whose = self.seating[to_move].name if to_move is not None else "nobody"
             raise TableRefusal("not_your_turn", f"it is not your turn ({whose} to play)")
         try:
             self.play_card(card)
@@ -447,11 +252,7 @@ class Table:
         events = driver.play(card)
         self.stats.cards += 1
         self.tell(list(events))
-        if self.clock.running and waits_for_a_person_here(self.game, driver, self.seats):
-            self.clock.time_the_turn(asyncio.get_running_loop().time(),
-                                     self.config.turn_timeout)
-        else:
-            self._poke()
+        self.clock.card_played()
 
     def play_bot(self, decision: Decision) -> bool:
         """A bot's decision, played and told to every seat when it still answers the
@@ -465,11 +266,23 @@ class Table:
         self.tell(list(events))
         return True
 
+    def play_stand_in(self, seat_number: int, card: Card) -> None:
+        """The stand-in's card for the person at ``seat_number`` (away or silent), on their
+        turn: the game records that it was played for them, and every seat is told why."""
+        game, driver = self.game, self.driver
+        assert game is not None and driver is not None
+        reason = session.away_reason(self.seating[seat_number].name, STAND_IN)
+        game.record_incident(seat_number, card, reason)
+        events: list[DriverEvent] = [BotIncident(seat_number, card, reason)]
+        events.extend(driver.play(card))
+        self.stats.cards += 1
+        self.tell(events)
+
     def deal_next(self) -> None:
         """Deal the next hand (the deal is over, the game is not), told to every seat."""
         assert self.driver is not None
         started = self.driver.next_deal()
-        for seat in self.seats:
+        for seat in self.seating:
             seat.ready = False
         self.tell([started])
 
@@ -482,12 +295,12 @@ class Table:
         if game is None:
             if seats is not None:
                 lobby = Update(seats, (), None)
-                for seat in self.seats:
+                for seat in self.seating:
                     if seat.member is not None:
                         seat.member.tell(lobby, None)
             return
-        self._time_the_deal_pause(game, events)
-        present = [s.number for s in self.seats if s.member is not None]
+        self.clock.time_the_deal_pause(game, events)
+        present = [s.number for s in self.seating if s.member is not None]
         states = self.states(present)
         plays = next(iter(states.values())).plays if states else None
         news = tuple(n for e in events if (n := news_of(game, e, plays)) is not None)
@@ -498,7 +311,7 @@ class Table:
             self.stats.views_sent += 1
             if update.record is not None:
                 self.told_the_end.add(number)
-            member = self.seats[number].member
+            member = self.seating[number].member
             assert member is not None
             member.tell(update, states[number])  # what happened, then the seat's state
         if game.is_over and not self._finished:
@@ -506,19 +319,11 @@ class Table:
             if self.on_game_over is not None:
                 self.on_game_over(game)
 
-    def _time_the_deal_pause(self, game: Game, events: list[DriverEvent]) -> None:
-        """A deal just ended: the next one is dealt after the pause (or once all are
-        ready)."""
-        if self.clock.running and game.phase is Phase.DEAL_OVER and any(
-                isinstance(e, DealEnded) for e in events):
-            self.clock.deal_over_at = asyncio.get_running_loop().time()
-            self.clock.wake_at(self.clock.deal_over_at + self.config.deal_pause)
-
     def _seats_notice(self, notices: list[Notice] | None) -> Seats:
         config = self.config
-        return Seats(self.game is not None, tuple(s.view() for s in self.seats),
+        return Seats(self.game is not None, tuple(s.view() for s in self.seating),
                      tuple(notices or ()), config.deals, tuple(config.bots), config.scoring,
-                     self.owner_seat(), config.away_timeout, config.turn_timeout)
+                     self.seating.owner, config.away_timeout, config.turn_timeout)
 
     def state_of(self, seat: int) -> session.TableState:
         """What one seat may see now, as the session's value (from that seat's view)."""
@@ -529,9 +334,8 @@ class Table:
         game, driver = self.game, self.driver
         assert game is not None and driver is not None
         levels = [driver.spec_of(s.number) if s.kind == "bot" else
-                  (STAND_IN if s.stand_in else None) for s in self.seats]
-        return seat_states(game, driver.turn, [s.name for s in self.seats], levels, seats)
-
+                  (STAND_IN if s.stand_in else None) for s in self.seating]
+        return seat_states(game, driver.turn, [s.name for s in self.seating], levels, seats)
 
 
 def driver_for(game: Game, opener: Opener | None,
@@ -552,7 +356,7 @@ def table_here(driver: GameDriver, member: Member) -> Table:
     table = Table(TableConfig(deals=game.deals_planned, seed=game.seed,
                               bots=(specs[0], specs[1], specs[2], specs[3]),
                               scoring=game.scoring), game=game, driver=driver)
-    for seat in table.seats:
+    for seat in table.seating:
         seat.name = SEAT_NAMES[seat.number]
         if driver.is_human(seat.number):
             seat.kind, seat.member, seat.hosts, seat.owner = "person", member, True, True
@@ -561,30 +365,4 @@ def table_here(driver: GameDriver, member: Member) -> Table:
     return table
 
 
-def free_seat(seats: list[Seat], wanted: int | None) -> int:
-    """The seat a newcomer takes: the one asked for when it is empty, else the first empty
-    one; TableRefusal (fatal) when there is none."""
-    if wanted is not None:
-        if seats[wanted].kind != "empty":
-            raise TableRefusal("seat_taken", f"{SEAT_NAMES[wanted]} is taken", fatal=True)
-        return wanted
-    for seat in seats:
-        if seat.kind == "empty":
-            return seat.number
-    raise TableRefusal("table_full", "every seat at this table is taken", fatal=True)
-
-
-def unique_name(seats: list[Seat], name: str, seat: int) -> str:
-    """``name``, or ``name 2``, ``name 3``... when another person at the table has it (the
-    name cut so that the whole stays within MAX_NAME characters)."""
-    taken = {s.name for s in seats if s.number != seat and s.kind == "person"}
-    candidate, n = name, 2
-    while candidate in taken:
-        suffix = f" {n}"
-        candidate = name[:MAX_NAME - len(suffix)].rstrip() + suffix
-        n += 1
-    return candidate
-
-
-__all__ = ["JSON", "MAX_NAME", "STAND_IN", "Seat", "Table", "TableConfig", "TableStats",
-           "driver_for", "table_here"]
+__all__ = ["Table", "TableStats", "driver_for", "table_here"]
