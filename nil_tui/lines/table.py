@@ -87,6 +87,7 @@ async def play_seat(client: TableClient, *, auto: float | None, home: Path | Non
     link lost meanwhile is taken back by itself. ``home``: where the seat's key and the
     game's record are kept (None: the host's own seat, its table keeps the game). Raises
     :class:`InputEnded` once the seat was left for want of input."""
+    from ..net.link import SeatLink
     from ..net.remote import RemoteSession
     from .start import write_line
 
@@ -104,9 +105,9 @@ async def play_seat(client: TableClient, *, auto: float | None, home: Path | Non
     try:
         if not await lobby(client, reader, say, reconnect):
             return _gone(client, lost_for_good)
-        session = RemoteSession(client, PlayOptions(speed="instant", auto_play=False),
-                                on_finished=lambda game: keep_record(home, client, game),
-                                reconnect=reconnect)
+        session = RemoteSession(SeatLink(client, reconnect),
+                                PlayOptions(speed="instant", auto_play=False),
+                                on_finished=lambda game: keep_record(home, client, game))
         if not await session.ready():
             return _gone(client, lost_for_good)
         typed: Typed = reader if reader is not None else AutoPlayer(session, auto or 0.0)
@@ -131,8 +132,7 @@ def _gone(client: TableClient, lost_for_good: list[str]) -> int:
         print(f"nil-tui join: {lost_for_good[-1]}; run the same join again to come back",
               file=sys.stderr, flush=True)
         return 1
-    code = getattr(client.ws, "close_code", None)
-    return 0 if code in (1000, 4000) else 1
+    return 0 if client.left_for_good() else 1
 
 
 async def lobby(client: TableClient, reader: LineReader | None, say: Write,
@@ -172,7 +172,7 @@ async def _heard_in_lobby(heard: asyncio.Future[Any], client: TableClient, say: 
     """What the table said in the lobby, said: True when it offered this seat the start;
     None when the seat is gone (refused, closed, or its link lost for good)."""
     from ..net.client import JoinError
-    from ..net.remote import LOST
+    from ..net.link import BACK, LOST
 
     try:
         message = heard.result()
@@ -180,12 +180,12 @@ async def _heard_in_lobby(heard: asyncio.Future[Any], client: TableClient, say: 
         print(f"nil-tui join: {one_line(exc.reason)}", file=sys.stderr, flush=True)
         return None
     if message is None:
-        if getattr(client.ws, "close_code", None) in (1000, 4000):
+        if client.left_for_good():
             return None
         say(LOST)
         if not await reconnect():
             return None
-        say("Back at the table.")
+        say(BACK)
         return False
     offered = False
     if isinstance(message, dict) and message.get("type") in ("lobby", "seats"):

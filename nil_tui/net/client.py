@@ -21,6 +21,12 @@ from ..session import messages as session
 from .keys import Invite
 from .wire import INVITE_HEADER, JSON, PROTOCOL, act, encode, hello, is_session
 
+CLOSED_LEFT = 1000
+"""The close code of a connection the table closed after the seat's ``Quit``."""
+CLOSED_ELSEWHERE = 4000
+"""The close code of a connection whose seat was taken by another with its key: not to be
+connected again by itself (two clients would take the seat from each other for ever)."""
+
 
 class JoinError(Exception):
     """The table would not seat us (or could not be reached): ``code`` and a reason."""
@@ -172,6 +178,16 @@ class TableClient:
         if self.ws is not None:
             await self.ws.close()
 
+    @property
+    def close_code(self) -> int | None:
+        """How the connection was closed (None: open, or never opened)."""
+        return None if self.ws is None else self.ws.close_code
+
+    def left_for_good(self) -> bool:
+        """The table let the seat go (the player left it, or took it from another terminal):
+        it is not to be taken back by itself."""
+        return self.close_code in (CLOSED_LEFT, CLOSED_ELSEWHERE)
+
     def my_turn(self) -> bool:
         state = self.state
         return state is not None and state.pace == "your_turn" and bool(state.legal)
@@ -242,5 +258,5 @@ async def play_scripted(client: TableClient, rng: random.Random, *,
     raise RuntimeError("the game did not end within the messages allowed")
 
 
-__all__ = ["REJOIN_SECONDS", "REJOIN_WORDS", "JoinError", "TableClient", "play_scripted",
-           "rejoin"]
+__all__ = ["CLOSED_ELSEWHERE", "CLOSED_LEFT", "REJOIN_SECONDS", "REJOIN_WORDS", "JoinError",
+           "TableClient", "play_scripted", "rejoin"]

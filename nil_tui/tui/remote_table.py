@@ -26,6 +26,7 @@ def show_remote_table(app: NilApp, client: TableClient, *, home: Path | None = N
 
 async def _open(app: NilApp, client: TableClient, home: Path | None) -> None:
     from ..net.keys import keep_assists, kept_assists
+    from ..net.link import SeatLink
     from ..net.remote import RemoteSession
     from .screens.table import TableScreen
 
@@ -33,8 +34,8 @@ async def _open(app: NilApp, client: TableClient, home: Path | None) -> None:
     # so that their game is still assisted when they come back.
     kept = kept_assists(home, client.invite) if home is not None else []
     session = RemoteSession(
-        client, app.home.load_options(), on_finished=_keeper(app),
-        reconnect=lambda: reconnect(client), assists=kept,
+        SeatLink(client, reconnect=lambda: reconnect(client)), app.home.load_options(),
+        on_finished=_keeper(app), assists=kept,
         on_assist=(lambda used: keep_assists(home, client.invite, used))
         if home is not None else None)
     if not await session.ready():

@@ -19,6 +19,7 @@ from nil_tui.lines.cards import CardWords
 from nil_tui.lines.front import LineFront
 from nil_tui.lines.reader import LineReader
 from nil_tui.net.client import TableClient
+from nil_tui.net.link import SeatLink
 from nil_tui.net.remote import RemoteSession
 from nil_tui.session import game_session as gs
 from nil_tui.session.messages import GoOn, PlayCard
@@ -62,10 +63,10 @@ def test_a_seat_in_lines_beside_a_seat_on_screen_plays_a_whole_game() -> None:
             bob = await _seated(table.invite, 2, "Bob")
             await ann.start()
             look = PlayOptions(speed="instant", auto_play=True)
-            screen = RemoteSession(ann, look, on_finished=lambda g: kept.setdefault("ann", g)
-                                   and None)
-            lines = RemoteSession(bob, look, on_finished=lambda g: kept.setdefault("bob", g)
-                                  and None)
+            screen = RemoteSession(SeatLink(ann), look,
+                                   on_finished=lambda g: kept.setdefault("ann", g) and None)
+            lines = RemoteSession(SeatLink(bob), look,
+                                  on_finished=lambda g: kept.setdefault("bob", g) and None)
             assert await screen.ready() and await lines.ready()
             typed_r, typed_w = os.pipe()
 
@@ -122,7 +123,7 @@ def test_a_seat_in_lines_beside_the_real_table_screen(tmp_path: Path,
                 await ann.start()
                 app.home.options = PlayOptions(speed="fast", trick_pause="brief")
                 show_remote_table(app, ann, home=home)
-                lines = RemoteSession(bob, PlayOptions(speed="instant"))
+                lines = RemoteSession(SeatLink(bob), PlayOptions(speed="instant"))
                 assert await lines.ready()
                 typed_r, typed_w = os.pipe()
 

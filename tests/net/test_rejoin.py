@@ -17,7 +17,8 @@ from nil_tui.engine import Game
 from nil_tui.net import client as client_module
 from nil_tui.net.client import TableClient, rejoin
 from nil_tui.net.keys import Invite
-from nil_tui.net.remote import DealSeen, caught_up, read_deals, seen_of
+from nil_tui.net.link import read_deals
+from nil_tui.net.seen import caught_up, seen_of
 from nil_tui.net.wire import finished_deals
 from nil_tui.session import messages as session
 from nil_tui.session.table import TableConfig
@@ -62,8 +63,7 @@ def test_the_news_missed_are_those_the_table_sent_meanwhile(seed: int) -> None:
         if news is not None:
             told.append(news)
         turn += 1
-    deals: dict[int, DealSeen] = {}
-    read_deals(finished_deals(game, 0), 0, deals, {})
+    deals = read_deals(finished_deals(game, 0), 0).deals
     state = _state(game, turn)
     assert caught_up(before, state, deals, played_for) == told
     assert caught_up(seen_of(state), state, deals, played_for) == []
@@ -111,6 +111,7 @@ async def test_the_table_screens_session_tells_what_was_missed_once_back() -> No
 
     from nil_tui.game.options import PlayOptions
     from nil_tui.net.client import play_scripted
+    from nil_tui.net.link import SeatLink
     from nil_tui.net.remote import RemoteSession
     from nil_tui.session import game_session as gs
 
@@ -132,8 +133,8 @@ async def test_the_table_screens_session_tells_what_was_missed_once_back() -> No
             await bob.connect()
             return True
 
-        remote = RemoteSession(bob, PlayOptions(speed="instant", trick_pause="brief",
-                                                 auto_play=False), reconnect=back)
+        remote = RemoteSession(SeatLink(bob, back), PlayOptions(
+            speed="instant", trick_pause="brief", auto_play=False))
         assert await remote.ready()
         said: list[Any] = []
         out = remote.start()

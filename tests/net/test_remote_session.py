@@ -15,7 +15,9 @@ from tablehelp import served
 from nil_tui.engine import Card, Game, Play, Trick
 from nil_tui.game.options import PlayOptions
 from nil_tui.net.client import TableClient
-from nil_tui.net.remote import REFUSALS, RemoteSession, turn_game, turn_news, turn_state
+from nil_tui.net.link import SeatLink
+from nil_tui.net.remote import REFUSALS, RemoteSession
+from nil_tui.net.seen import turn_game, turn_news, turn_state
 from nil_tui.session import game_session as gs
 from nil_tui.session.messages import (
     AskHint,
@@ -63,7 +65,7 @@ class FakeClient:
         self.seat = seat
         self.state: TableState | None = None
         self.sent: list[tuple[Any, int | None]] = []
-        self.ws = None
+        self.close_code = None
         self.record = None
         self.seats = None
         self.deals = None
@@ -85,8 +87,8 @@ def _session(client: FakeClient, **options: Any) -> RemoteSession:
     look = PlayOptions(speed="instant", trick_pause="brief", auto_play=False)
     from dataclasses import replace
 
-    return RemoteSession(client, replace(look, **options),  # type: ignore[arg-type]
-                         reconnect=_reconnected)
+    return RemoteSession(SeatLink(client, _reconnected),  # type: ignore[arg-type]
+                         replace(look, **options))
 
 
 async def _reconnected() -> bool:
@@ -149,6 +151,60 @@ def test_a_lost_link_is_said_and_the_seat_taken_back() -> None:
     asyncio.run(main())
 
 
+SEATS = {"type": "seats", "events": [{"kind": "away", "seat": 0, "wait": 60}],
+         "seats": [{"seat": 0, "kind": "person", "name": "Ann", "present": False},
+                   {"seat": 1, "kind": "bot", "name": "West"},
+                   {"seat": 2, "kind": "person", "name": "Bob", "present": True},
+                   {"seat": 3, "kind": "bot", "name": "East"}]}
+
+
+async def _not_back() -> bool:
+    return False
+
+
+@pytest.mark.parametrize(("code", "back", "last"), [
+    (4000, True, "This seat was taken from another terminal."),
+    (1000, True, "You left the table: the same nil-tui join brings you back."),
+    (None, False, ("The table could not be reached for 3 minutes: the same nil-tui join "
+                   "brings you back.")),
+])
+def test_the_table_and_the_link_are_told_in_the_seats_words(code: int | None, back: bool,
+                                                              last: str) -> None:
+    """Who dropped (the true seat named), who is away (turned), a refusal, and how the link
+    ended: taken from another terminal, left, or not reached again."""
+    async def main() -> None:
+        client = FakeClient([_state(), SEATS, {"type": "refused", "reason": "stale"}, None,
+                             None])
+        client.close_code = code
+        link = SeatLink(client, _reconnected if back else _not_back)  # type: ignore[arg-type]
+        session = RemoteSession(link, PlayOptions(speed="instant"))
+        assert await session.ready()
+        assert await session.pushed() == [gs.TableNote(
+            "Ann (South) lost the link: the table waits for them 60 s, then a bot plays for "
+            "them.", warn=True, status=True)]
+        assert session.away == ("", "", "away", "")  # Ann, across the table from Bob
+        assert await session.pushed() == [Refused("play", "The table refused: stale")]
+        if code is None:
+            assert await session.pushed() == [gs.TableNote("Connection lost, rejoining...",
+                                                           warn=True, status=True)]
+        assert await session.pushed() == [gs.TableNote(last, warn=True, status=True)]
+        assert await session.pushed() is None
+
+    asyncio.run(main())
+
+
+def test_a_link_closed_once_the_record_came_ends_the_seat_quietly() -> None:
+    async def main() -> None:
+        client = FakeClient([_state(pace="game_over", to_move=None, thinking=None),
+                             {"type": "record", "record": {"not": "a record"}}, None])
+        session = _session(client)
+        assert await session.ready()
+        client.record = {"not": "a record"}  # (as a client keeps the record it read)
+        assert await session.pushed() == [gs.GameFinished()]  # (it waited for the record)
+        assert await session.pushed() is None
+
+    asyncio.run(main())
+
 async def _seated(invite: Any, seat: int, name: str) -> TableClient:
     client = TableClient(invite, name=name, seat=seat)
     await client.connect()
@@ -185,7 +241,7 @@ def test_a_seat_at_north_plays_a_whole_game_through_the_session() -> None:
         async with served(TableConfig(deals=2, seed=11, bots=BOTS)) as table:
             client = await _seated(table.invite, 2, "Bob")
             await client.start()
-            session = RemoteSession(client, PlayOptions(speed="fast", auto_play=True),
+            session = RemoteSession(SeatLink(client), PlayOptions(speed="fast", auto_play=True),
                                     on_finished=lambda g: kept.append(g) or None)
             assert await session.ready()
             said = await _play_through(session)
@@ -354,7 +410,7 @@ def test_game_over_at_a_shared_table_offers_leaving_it_not_a_game_against_bots(
 
 
 def test_the_notes_of_the_table_name_the_true_seats() -> None:
-    from nil_tui.net.remote import seat_note
+    from nil_tui.net.link import seat_note
 
     seats = [{"name": "Ann"}, {"name": ""}, {"name": "Bob"}, {"name": "Cy"}]
     back = seat_note({"seat": 3, "kind": "back"}, {"seats": seats}, 2)  # heard at North
@@ -404,7 +460,7 @@ def test_a_seat_that_comes_back_mid_game_sees_the_deals_before_this_one() -> Non
             first = s.table.game.deals[0]
             again = TableClient(s.invite, key=kim.key)
             await again.connect()
-            session = RemoteSession(again, PlayOptions(speed="instant"))
+            session = RemoteSession(SeatLink(again), PlayOptions(speed="instant"))
             assert await session.ready()
             me = again.seat or 0
             game = session.game  # (no record yet: the game goes on)
@@ -449,7 +505,7 @@ def test_a_seat_back_from_away_is_told_which_of_its_cards_a_bot_played() -> None
                 await asyncio.sleep(0.02)
             again = TableClient(s.invite, key=kim.key)
             await again.connect()
-            session = RemoteSession(again, PlayOptions(speed="instant"))
+            session = RemoteSession(SeatLink(again), PlayOptions(speed="instant"))
             assert await session.ready()
             told = session.told_so_far()
             played_for = [n for n in told if isinstance(n, BotFailed)]
@@ -507,8 +563,9 @@ def test_hints_and_the_meter_at_a_shared_table_are_the_players_own_and_kept() ->
                       plays=(Play(1, Card.parse("9C"), False),), dealer=0)
         client = FakeClient([mine])
         kept: list[list[str]] = []
-        session = RemoteSession(client, PlayOptions(speed="instant", auto_play=False),
-                                reconnect=_reconnected, on_assist=kept.append)
+        session = RemoteSession(SeatLink(client, _reconnected),  # type: ignore[arg-type]
+                                PlayOptions(speed="instant", auto_play=False),
+                                on_assist=kept.append)
         assert await session.ready()
         assert session.begin() == [] and not session.state().assisted
         assert session.state().help_allowed and not session.meter_on
@@ -535,8 +592,8 @@ def test_hints_and_the_meter_at_a_shared_table_are_the_players_own_and_kept() ->
         assert session.act(SetMeter(False)) == [] and not session.meter_on
 
         off_turn = _state(pace="others_turn", to_move=1, thinking=None, turn=8, dealer=0)
-        again = RemoteSession(FakeClient([off_turn]), PlayOptions(meter=True),
-                              reconnect=_reconnected, assists=["hint"])
+        again = RemoteSession(SeatLink(FakeClient([off_turn]),  # type: ignore[arg-type]
+                                       _reconnected), PlayOptions(meter=True), assists=["hint"])
         assert await again.ready()
         assert again.state().assisted and again.begin() == []  # assisted already
         assert again.act(AskHint()) == [Refused("hint", "A hint is for your turn.")]
