@@ -7,8 +7,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 
-from ..engine import DECK, Card, Deal, PlayerView, legal_mask_of, trick_winner, voids_mask
-from .heuristic import FULL, SEG, policy_index
+from ..engine import Deal, PlayerView, trick_winner, voids_mask
+from .heuristic import FULL, SEG, follow_index, lead_index
 
 
 def _weighted_seat(cands: Sequence[int], need: Sequence[int], rng: random.Random) -> int:
@@ -28,12 +28,14 @@ class Knowledge:
         "allowed",
         "hand",
         "history",
+        "holders",
         "others",
         "played",
         "seat",
         "sizes",
         "strict",
         "unseen",
+        "unseen_cards",
         "view",
         "voids",
     )
@@ -62,6 +64,10 @@ class Knowledge:
         self.allowed = allowed
         hints = rule_hints(view)
         self.strict = [a & ~hints[s] for s, a in enumerate(allowed)]
+        # What every layout drawn starts from, worked out once: the unseen cards, and per
+        # card the other seats that may hold it (by ``allowed``, and by ``strict``).
+        self.unseen_cards = [i for i in range(52) if self.unseen >> i & 1]
+        self.holders = (self._holders(allowed), self._holders(self.strict))
         # every card played this deal, in order, with the seat that played it
         history: list[tuple[int, int]] = []
         for t in view.tricks:
@@ -76,25 +82,30 @@ class Knowledge:
         respecting their hand sizes and shown voids; with ``strict``, also the cards the
         rules of thumb say they would have played had they held them (when that is
         possible at all)."""
-        cards = [c.index for c in DECK if self.unseen >> c.index & 1]
-        allowed = self.strict if strict else self.allowed
-        self._order(cards, allowed, rng)
+        cards = self.unseen_cards[:]
+        holders = self.holders[strict]
+        self._order(cards, holders, rng)
         for _attempt in range(30):
-            hands = self._deal_in_order(cards, allowed, rng)
+            hands = self._deal_in_order(cards, holders, rng)
             if hands is not None:
                 return hands
-            self._order(cards, allowed, rng)
+            self._order(cards, holders, rng)
         if strict:
             return self.sample(rng, False)
         # Should not happen for a real position; deal ignoring voids rather than fail.
         return self._deal_ignoring_voids(cards, rng)
 
-    def _order(self, cards: list[int], allowed: Sequence[int], rng: random.Random) -> None:
+    def _holders(self, allowed: Sequence[int]) -> list[tuple[int, ...]]:
+        """Per card index, the other seats whose ``allowed`` cards hold it, in seat order."""
+        return [tuple(s for s in self.others if allowed[s] >> i & 1) for i in range(52)]
+
+    @staticmethod
+    def _order(cards: list[int], holders: Sequence[tuple[int, ...]],
+               rng: random.Random) -> None:
         """Shuffle the cards in place, then put the most constrained first (the fewest seats
         may hold them), in random order among equals."""
-        others = self.others
         rng.shuffle(cards)
-        cards.sort(key=lambda i: sum(1 for s in others if allowed[s] >> i & 1))
+        cards.sort(key=lambda i: len(holders[i]))
 
     def _hands(self) -> list[int]:
         """Four hands: this seat's own, the others empty."""
@@ -102,14 +113,15 @@ class Knowledge:
         hands[self.seat] = self.hand
         return hands
 
-    def _deal_in_order(self, cards: list[int], allowed: Sequence[int], rng: random.Random
-                       ) -> list[int] | None:
-        """Deal the cards in this order, each to a seat that may hold it and still needs
-        cards, chosen in proportion to the cards it needs; None at a card no seat can take."""
+    def _deal_in_order(self, cards: list[int], holders: Sequence[tuple[int, ...]],
+                       rng: random.Random) -> list[int] | None:
+        """Deal the cards in this order, each to a seat that may hold it (``holders``) and
+        still needs cards, chosen in proportion to the cards it needs; None at a card no seat
+        can take."""
         need = list(self.sizes)
         hands = self._hands()
         for i in cards:
-            cands = [s for s in self.others if need[s] and allowed[s] >> i & 1]
+            cands = [s for s in holders[i] if need[s]]
             if not cands:
                 return None
             s = cands[0] if len(cands) == 1 else _weighted_seat(cands, need, rng)
@@ -178,9 +190,10 @@ def rule_hints(view: PlayerView) -> list[int]:
     return [h & unseen for h in hints]
 
 
-# (cards the seat played from this decision on, led suit, trick so far, leader, tricks taken,
-#  cards played, shown voids, the card it played)
-Decision = tuple[int, int | None, tuple[Card, ...], int, tuple[int, ...], int, int, int]
+# (cards the seat played from this decision on, cards of the trick down before it, led suit,
+#  winning card and its seat (when a card was down), tricks taken, cards played, shown voids
+#  (for a lead), the card it played)
+Decision = tuple[int, int, int, int, int, tuple[int, ...], int, int, int]
 
 
 class Evidence:
@@ -204,29 +217,30 @@ class Evidence:
         tricks = [(t.leader, t.cards) for t in v.tricks]
         if v.trick:
             tricks.append((v.leader, v.trick))
-        # (seat, index, trick so far, leader, taken, played, voids) for every card played
-        plays: list[tuple[int, int, tuple[Card, ...], int, tuple[int, ...], int, int]] = []
+        # (seat, index, then the public state: cards down, led suit, winning card and seat,
+        # taken, played, voids) for every card played. The trick's suit, winning card and seat
+        # are worked out here once, not at every layout the factor is asked of.
+        plays: list[tuple[int, int, int, int, int, int, tuple[int, ...], int, int]] = []
         taken = [0, 0, 0, 0]
         played = 0
         for n, (leader, cards) in enumerate(tricks):
             voids = voids_mask(v.tricks[:n], (), leader)  # shown before this trick was led
             for k, c in enumerate(cards):
-                s = (leader + k) & 3
-                plays.append((s, c.index, tuple(cards[:k]), leader, tuple(taken), played,
+                winner = trick_winner(leader, cards[:k]) if k else leader
+                plays.append(((leader + k) & 3, c.index, k, cards[0] // 13,
+                              cards[(winner - leader) & 3], winner, tuple(taken), played,
                               voids if k == 0 else 0))
                 played |= c.bit
             if n < len(v.tricks):
                 taken[v.tricks[n].winner] += 1
-        # per seat: (cards it played from this decision on, led suit, ...the public state...,
-        # the card it played)
+        # per seat: (cards it played from this decision on, ...the public state..., the card it
+        # played)
         decisions: list[list[Decision]] = [[], [], [], []]
         rest = [0, 0, 0, 0]
-        for s, i, trick, leader, tk, pl, voids in reversed(plays):
+        for s, i, k, led, best, winner, tk, pl, voids in reversed(plays):
             rest[s] |= 1 << i
-            if s == me:
-                continue
-            led = trick[0].suit if trick else None
-            decisions[s].append((rest[s], led, trick, leader, tk, pl, voids, i))
+            if s != me:
+                decisions[s].append((rest[s], k, led, best, winner, tk, pl, voids, i))
         self.decisions = decisions
 
     def factor(self, seat: int, hand: int) -> float:
@@ -235,25 +249,29 @@ class Evidence:
         w = 1.0
         keep = 1.0 - self.eps
         miss = self.miss
-        for rest, led, trick, leader, taken, played, voids, i in self.decisions[seat]:
+        for rest, n, led, best, winner, taken, played, voids, i in self.decisions[seat]:
             h = hand | rest
-            legal = legal_mask_of(h, led)
+            legal = (h & (SEG << 13 * led) or h) if n else h  # legal_mask_of, written out
             if legal & (legal - 1) == 0:
                 continue
-            if policy_index(seat, h, legal, trick, leader, taken, played, voids) == i:
+            unseen = FULL & ~played & ~h
+            # policy_index, its two halves called directly
+            if n:
+                pick = follow_index(seat, legal, n, led, best, winner, h, taken, unseen)
+            else:
+                pick = lead_index(seat, h, unseen, taken, voids)
+            if pick == i:
                 w *= keep
             else:
                 w *= miss[legal.bit_count()]
         return w
 
 
-def bits_of(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+def nth_card(mask: int, k: int) -> int:
+    """The index of the ``k``-th lowest card (from 0) of a mask (no list of them is made)."""
+    for _ in range(k):
+        mask &= mask - 1
+    return (mask & -mask).bit_length() - 1
 
 
 def posterior_layouts(know: Knowledge, rng: random.Random, eps: float, chains: int = 8,
@@ -279,9 +297,8 @@ def posterior_layouts(know: Knowledge, rng: random.Random, eps: float, chains: i
     def step(hands: list[int], f: list[float]) -> None:
         a, b = pairs[int(rand() * len(pairs))]
         ha, hb = hands[a], hands[b]
-        la, lb = bits_of(ha), bits_of(hb)
-        ca = la[int(rand() * len(la))]
-        cb = lb[int(rand() * len(lb))]
+        ca = nth_card(ha, int(rand() * ha.bit_count()))
+        cb = nth_card(hb, int(rand() * hb.bit_count()))
         if ca // 13 == cb // 13 or (allowed[b] >> ca & 1 and allowed[a] >> cb & 1):
             na = ha ^ (1 << ca) ^ (1 << cb)
             nb = hb ^ (1 << cb) ^ (1 << ca)

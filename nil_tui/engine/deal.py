@@ -109,7 +109,7 @@ def legal_mask_of(hand: int, led: int | None) -> int:
     return hand
 
 
-def trick_winner(leader: int, cards: Sequence[Card]) -> int:
+def trick_winner(leader: int, cards: Sequence[int]) -> int:
     """Seat that wins the trick (or is winning it so far): the highest card of the led suit."""
     # A card's index is suit * 13 + rank - 2: the led suit's cards are the indexes from the
     # suit's 2 up to (not including) ``end``, and a higher rank is a higher index. Written out
@@ -295,7 +295,7 @@ class Deal:
             dealt[(leader + k) & 3] |= _BITS[c]
             played |= _BITS[c]
         done = list(tricks)
-        is_over, early = _end_of(taken, len(done), rule.tiebreak)
+        is_over, early = deal_end(taken, len(done), rule.tiebreak)
         to_move = None if is_over else (leader + len(trick)) & 3
         return _new_deal(cls)._assign(
             dealer, (dealt[0], dealt[1], dealt[2], dealt[3]), list(hands), leader, list(trick),
@@ -491,7 +491,7 @@ class Deal:
         trick.clear()  # (the trick's cards are in ``done``: the list serves the next trick)
         self._leader = winner
         self._legal = _UNKNOWN
-        over, self._early = _end_of(taken, len(tricks), self.rule.tiebreak)
+        over, self._early = deal_end(taken, len(tricks), self.rule.tiebreak)
         self.is_over = over
         self.to_move = None if over else winner
         return done
@@ -569,11 +569,13 @@ class Deal:
                 f"to_move={self.to_move} taken={self._taken}>")
 
 
-def _end_of(taken: Sequence[int], tricks: int,
-            tiebreak: tuple[int, ...] = ()) -> tuple[bool, bool]:
+def deal_end(taken: Sequence[int], tricks: int,
+             tiebreak: tuple[int, ...] = ()) -> tuple[bool, bool]:
     """(is the deal over, did it end early) after ``tricks`` complete tricks with ``taken``:
     over when every seat has taken a trick (early, before the 13th) or after 13 tricks; a
-    tie-break deal (``tiebreak``: its two seats) also the moment one of the two takes one."""
+    tie-break deal (``tiebreak``: its two seats) also the moment one of the two takes one.
+    A deal asks this after every trick, and so do bots' playouts that keep a position in
+    plain numbers."""
     if (taken[0] and taken[1] and taken[2] and taken[3]) or (
             tiebreak and (taken[tiebreak[0]] or taken[tiebreak[1]])):
         return True, tricks < TRICKS_PER_DEAL
