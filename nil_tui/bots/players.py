@@ -35,14 +35,21 @@ from . import (
     plugin_wire,
     pluginlog,
 )
-from .safety import DEFAULT, Choice, _Default, default_time_cap, fallback_card
+from .safety import (
+    DEFAULT,
+    Choice,
+    _by_value,
+    _Default,
+    _incident,
+    default_time_cap,
+    fallback_card,
+)
 
 START_TIMEOUT = 10.0  # seconds a plugin's process may take to start and build its bot
 NOTICE_AFTER = 2.0  # seconds of loading a plugin before "starting plugin X..." is shown
 IDLE_TIMEOUT = 2.0  # seconds a plugin's process may take to finish a game it was told to end
 LOG_NAME = "plugins.log"  # in the data folder: what plugin bots write to stderr
 LOG_LIMIT = pluginlog.LIMIT  # past this the log starts afresh (the old one kept as .1)
-INCIDENT_LIMIT = 300
 MAX_RESTARTS = 5  # fresh processes a plugin gets in one game; after that it is out of it
 SHORT_CAP = 1.0  # seconds per decision for the rest of a game after a plugin's first hang
 
@@ -70,29 +77,6 @@ class BotPlayer:
 
 # The answer of a bot that played its own card, one per card (a Choice never changes).
 _CLEAN: tuple[Choice, ...] = tuple(Choice(card) for card in DECK)
-
-
-def _incident(text: str) -> str:
-    return plugin_wire.clip(text, INCIDENT_LIMIT)
-
-
-def _by_value(answer: object, legal: tuple[Card, ...]) -> Card | None:
-    """The legal card the answer names (a card or its code), or None."""
-    if type(answer) is str:
-        try:
-            answer = Card.parse(answer)
-        except ValueError:
-            return None
-    if type(answer) is not Card:
-        return None
-    for card in legal:  # one object per card: this is the usual way out
-        if card is answer:
-            return card
-    index = answer.index
-    for card in legal:
-        if card.index == index:
-            return card
-    return None
 
 
 def _cap_text(cap: float | None) -> str:

@@ -11,6 +11,7 @@ from ..engine import Card, PlayerView
 
 DEFAULT_TIME_CAP = 10.0
 TIME_CAP_ENV = "NIL_TUI_BOT_TIME_CAP"
+INCIDENT_LIMIT = 300  # characters of an incident's text
 
 
 class _Default:
@@ -60,9 +61,34 @@ def fallback_card(view: PlayerView, legal: tuple[Card, ...] | None = None) -> Ca
     return min(view.legal if legal is None else legal, key=lambda c: (c.rank, c.suit))
 
 
+def _incident(text: str) -> str:
+    """An incident's text (why a card was played for a bot) as the game records it."""
+    from . import plugin_wire
+
+    return plugin_wire.clip(text, INCIDENT_LIMIT)
+
+
+def _by_value(answer: object, legal: tuple[Card, ...]) -> Card | None:
+    """The legal card a bot's answer names (a card or its code), or None."""
+    if type(answer) is str:
+        try:
+            answer = Card.parse(answer)
+        except ValueError:
+            return None
+    if type(answer) is not Card:
+        return None
+    for card in legal:  # one object per card: this is the usual way out
+        if card is answer:
+            return card
+    index = answer.index
+    for card in legal:
+        if card.index == index:
+            return card
+    return None
+
+
 def _checked(legal: tuple[Card, ...], answer: object, name: str) -> Choice:
     from . import plugin_wire
-    from .players import _by_value, _incident
 
     card = _by_value(answer, legal)
     if card is not None:
@@ -74,7 +100,6 @@ def _checked(legal: tuple[Card, ...], answer: object, name: str) -> Choice:
 
 def _failed(legal: tuple[Card, ...], name: str, error: BaseException) -> Choice:
     from . import plugin_wire
-    from .players import _incident
 
     fallback = min(legal, key=lambda c: (c.rank, c.suit))
     return Choice(fallback, _incident(f"{name} failed ({plugin_wire.describe_error(error)}); "
