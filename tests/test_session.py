@@ -175,6 +175,32 @@ def test_undo_takes_back_your_card_and_a_bot_answers_again() -> None:
     assert s.game.assisted and any(isinstance(o, gs.AssistedNow) for o in out)
 
 
+def test_a_card_you_may_not_play_is_refused_in_your_words_and_changes_nothing() -> None:
+    """The seat refuses a card off its turn's legal list before the table sees it, in the
+    same words here as at a shared table: the suit to follow, or a card not in the hand."""
+    from nil_tui.engine import DECK
+
+    s = session_for("instant")
+    front = Front(s)
+    front.take(s.start())
+    for _ in range(13):  # until a turn where not every card of the hand may be played
+        front.until_my_turn()
+        state = s.state()
+        if state.trick and set(state.legal) != set(state.hand):
+            break
+        front.take(s.act(p.PlayCard(state.legal[0])))
+    else:
+        raise AssertionError("every turn let every card be played")
+    before = tuple(s.game.deal.plays)
+    wrong = next(c for c in state.hand if c not in state.legal)
+    led = state.trick[0].suit
+    assert s.act(p.PlayCard(wrong)) == [
+        p.Refused("play", "it does not follow the suit led", wrong, int(led))]
+    absent = next(c for c in DECK if c not in state.hand)
+    assert s.act(p.PlayCard(absent)) == [p.Refused("play", "it is not in your hand", absent)]
+    assert s.game.deal.plays == before and s.state().pace == "your_turn"
+
+
 def test_a_stale_answer_is_dropped_and_the_bot_asked_again() -> None:
     s = session_for("instant")
     front = Front(s)

@@ -185,11 +185,6 @@ class RemoteSession(FrameSeat, OwnHelp, NoUndoHere, NoBotsHere):
         raise TypeError(f"not an action: {action!r}")
 
     def _send_card(self, card: Card, state: TableState) -> list[gs.Out]:
-        if card not in state.legal:
-            led = state.trick[0].suit if state.trick else None
-            if card in state.hand and led is not None:
-                return [Refused("play", "it does not follow the suit led", card, int(led))]
-            return [Refused("play", "it is not in your hand", card)]
         if self.link.lost:  # kept for when the seat is back
             return [STILL_LOST]
         self._sent_turn = state.turn

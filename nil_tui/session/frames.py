@@ -51,6 +51,15 @@ def seat_view(state: TableState) -> PlayerView:
         rule=DealRule(state.scoring, state.pool, state.tiebreak, state.deal_number == 1))
 
 
+def not_legal(card: Card, state: TableState) -> Refused:
+    """A card the seat may not play now, refused before it goes to the table (the table
+    would refuse it too): it does not follow the suit led, or it is not in the hand."""
+    led = state.trick[0].suit if state.trick else None
+    if card in state.hand and led is not None:
+        return Refused("play", "it does not follow the suit led", card, int(led))
+    return Refused("play", "it is not in your hand", card)
+
+
 class FrameSeat:
     """The frames a seat heard and has not shown yet, the one shown, and its pace.
 
@@ -191,6 +200,8 @@ class FrameSeat:
             return [Refused("play", f"Wait: it is {state.names[whose]}'s turn.", card)]
         if self._sent_turn == state.turn:
             return []  # sent already: its answer is on the way
+        if card not in state.legal:
+            return [not_legal(card, state)]
         self._pacer.landing = False  # the table waits for this card: it shows at once
         out = self._send_card(card, state)
         if not any(isinstance(o, Refused) for o in out):
