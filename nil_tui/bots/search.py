@@ -300,6 +300,7 @@ class Searcher:
         self.rollouts = 0
         self.nodes = 0
         self.cap_fired = False
+        self._start: Playout | None = None
 
     def values(self, view: PlayerView, rng: random.Random,
                deal: Deal | None = None) -> dict[int, float]:
@@ -344,26 +345,53 @@ class Searcher:
         if len(moves) == 1:
             return {moves[0]: [0.0]}
         utils = self._utilities(view)
-        exact = bool(self.config.endgame) and sum(view.hand_sizes) <= self.config.endgame
+        cfg = self.config
+        exact = bool(cfg.endgame) and sum(view.hand_sizes) <= cfg.endgame
         scores: dict[int, list[float]] = {i: [] for i in moves}
-        start: Playout | None = None  # the position but for the hidden hands, read once
+        self._start = None
+        # A layout drawn again (late in a deal few layouts are possible, and the chains often
+        # stay put) is worth what it was the first time: its values, and the playouts and
+        # nodes they cost, are looked up instead of searched again. The work still counts
+        # against the budgets, so the search stops where it would have. (Playouts that may
+        # play random cards would differ: they are always searched.)
+        seen: dict[tuple[int, ...], tuple[list[float], int, int]] | None = (
+            {} if exact or cfg.playouts == 1 or not cfg.rollout_eps else None)
         for hands in self._worlds(know, rng, deal):
-            if exact or self.config.leaf is not None:
-                base = know.deal(hands) if deal is None else deal.copy()
-                for i in moves:
-                    d = base.copy()
-                    d.play(DECK[i])
-                    scores[i].append(self._exact(d, utils, view.seat) if exact
-                                     else self._judged(d, utils[view.seat]))
+            key = tuple(hands)
+            found = None if seen is None else seen.get(key)
+            if found is None:
+                rollouts, nodes = self.rollouts, self.nodes
+                values = self._on_layout(hands, moves, know, deal, utils, view.seat, exact,
+                                         rng)
+                found = (values, self.rollouts - rollouts, self.nodes - nodes)
+                if seen is not None:
+                    seen[key] = found
             else:
-                if start is None:
-                    start = Playout(know.deal(hands) if deal is None else deal)
-                for i in moves:
-                    scores[i].append(self._playouts(start, hands, i, utils[view.seat], rng))
+                self.rollouts += found[1]
+                self.nodes += found[2]
+            for i, value in zip(moves, found[0]):
+                scores[i].append(value)
             self.worlds_used += 1
             if self._done(scores, deadline):
                 break
         return scores
+
+    def _on_layout(self, hands: list[int], moves: Sequence[int], know: Knowledge,
+                   deal: Deal | None, utils: Sequence[Utility], seat: int, exact: bool,
+                   rng: random.Random) -> list[float]:
+        """Each candidate card's utility on one layout of the hidden cards (``hands``)."""
+        if exact or self.config.leaf is not None:
+            base = know.deal(hands) if deal is None else deal.copy()
+            out = []
+            for i in moves:
+                d = base.copy()
+                d.play(DECK[i])
+                out.append(self._exact(d, utils, seat) if exact
+                           else self._judged(d, utils[seat]))
+            return out
+        if self._start is None:  # the position but for the hidden hands, read once a search
+            self._start = Playout(know.deal(hands) if deal is None else deal)
+        return [self._playouts(self._start, hands, i, utils[seat], rng) for i in moves]
 
     def _exact(self, d: Deal, utils: Sequence[Utility], seat: int) -> float:
         budget = [self.config.endgame_nodes]

@@ -1,17 +1,19 @@
 """The search's playouts on plain numbers play the same cards as the rules of thumb played
-card by card through the engine, and the policy's packed keys choose as the plain tuples
-they stand for."""
+card by card through the engine, a layout drawn again is worth what it was the first time,
+and the policy's packed keys choose as the plain tuples they stand for."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 import pytest
 
+from nil_tui.bots.expert import EXPERT
 from nil_tui.bots.heuristic import SEG, can_sweep, discard_index, lead_index, policy_index
 from nil_tui.bots.knowledge import Knowledge, nth_card
-from nil_tui.bots.search import Playout, rollout
+from nil_tui.bots.search import Playout, Searcher, rollout
 from nil_tui.engine import DECK, Deal
 from nil_tui.engine.scoring import CLASSIC_RULE, DealRule
 
@@ -54,6 +56,25 @@ def positions(count: int, seed: int) -> list[Deal]:
     return out
 
 
+def late_positions(count: int, seed: int) -> list[Deal]:
+    """Deals played by the rules of thumb into their last three tricks (a seat still clean),
+    under every kind of scoring."""
+    rng = random.Random(seed)
+    out: list[Deal] = []
+    n = 0
+    while len(out) < count:
+        deal = Deal(list(Deal.new(n & 3, rng).dealt), n & 3, RULES[n % len(RULES)])
+        n += 1
+        while deal.to_move is not None and len(deal.plays) < 52 - EXPERT.endgame:
+            seat = deal.to_move
+            legal = deal.legal_mask()
+            deal.play(DECK[policy_index(seat, deal.hand_mask(seat), legal, deal.trick,
+                                        deal.leader, deal.taken, deal.played_mask)])
+        if deal.to_move is not None and len(deal.legal_moves()) > 1:
+            out.append(deal)
+    return out
+
+
 @pytest.mark.parametrize("eps", [0.0, 0.3])
 def test_a_playout_plays_the_cards_the_engine_plays(eps: float) -> None:
     for k, deal in enumerate(positions(300, seed=8)):
@@ -84,6 +105,43 @@ def test_one_playout_start_serves_every_layout_of_the_hidden_cards() -> None:
             alone = Playout(know.deal(hands))
             for c in view.legal:
                 assert start.worth(first=c.index, hands=hands) == alone.worth(first=c.index)
+
+
+def test_a_layout_drawn_again_is_searched_once_and_counted_every_time(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    drawn: list[tuple[int, ...]] = []
+    valued: dict[tuple[int, ...], tuple[list[float], int]] = {}
+    worlds, on_layout = Searcher._worlds, Searcher._on_layout
+
+    def spy_worlds(self: Searcher, *args: Any) -> Iterator[list[int]]:
+        for hands in worlds(self, *args):
+            drawn.append(tuple(hands))
+            yield hands
+
+    def spy_layout(self: Searcher, hands: list[int], *args: Any) -> list[float]:
+        assert tuple(hands) not in valued  # searched once
+        nodes = self.nodes
+        values = on_layout(self, hands, *args)
+        valued[tuple(hands)] = (values, self.nodes - nodes)
+        return values
+
+    monkeypatch.setattr(Searcher, "_worlds", spy_worlds)
+    monkeypatch.setattr(Searcher, "_on_layout", spy_layout)
+    repeats = 0
+    for deal in late_positions(8, seed=17):
+        drawn.clear()
+        valued.clear()
+        view = deal.view(deal.to_move)  # type: ignore[arg-type]
+        searcher = Searcher(EXPERT)
+        scores = searcher.evaluate(view, random.Random(3))
+        if len(scores) == 1:
+            continue
+        repeats += len(drawn) - len(valued)
+        assert searcher.worlds_used == len(drawn)
+        assert searcher.nodes == sum(valued[h][1] for h in drawn)  # the budget saw them all
+        for k, i in enumerate(scores):
+            assert scores[i] == [valued[h][0][k] for h in drawn]
+    assert repeats > 0
 
 
 def test_a_rollout_finishes_the_deal_it_is_given() -> None:
