@@ -1,5 +1,5 @@
 """``nil-tui host`` and ``nil-tui join``: their options and what they run (a shared table:
-:mod:`nil_tui.net`; on a terminal, its screens: :mod:`nil_tui.tui.together`).
+:mod:`nil_tui.net`; on a terminal, its screens: :mod:`nil_tui.tui.table_apps`).
 
 Only argparse is imported at the top: the command line's parser is built for every command.
 """
@@ -204,7 +204,7 @@ def _host_on_screen(args: argparse.Namespace) -> int:
     """The host at South on the table screen, after the lobby."""
     from dataclasses import replace
 
-    from ..tui.together import host_app
+    from ..tui.table_apps import host_app
 
     return host_app(replace(host_settings(args), own_history=False))
 
@@ -262,7 +262,7 @@ def _join_on_screen(args: argparse.Namespace) -> int:
     import ssl
 
     from ..net.keys import parse_invite
-    from ..tui.together import JoinRequest, join_app
+    from ..tui.table_apps import JoinRequest, join_app
 
     invite = parse_invite(args.invite)
     tls = None

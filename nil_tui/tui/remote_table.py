@@ -10,11 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .app import NilApp
-
 if TYPE_CHECKING:
     from ..engine import Game
     from ..net.client import TableClient
+    from .app import NilApp
 
 
 def show_remote_table(app: NilApp, client: TableClient, *, home: Path | None = None) -> None:

@@ -289,7 +289,7 @@ class LobbyScreen(NilScreen):
             text.append(f"  (or read out: {self.code})")
         if self.local_only:
             text.append("\n  Listens on this machine only: friends elsewhere use an SSH "
-                        "tunnel (README).", style="dim")
+                        "tunnel (see Playing together in the documentation).", style="dim")
         return text
 
     def _title(self) -> Text:
