@@ -190,10 +190,10 @@ def rule_hints(view: PlayerView) -> list[int]:
     return [h & unseen for h in hints]
 
 
-# (cards the seat played from this decision on, cards of the trick down before it, led suit,
-#  winning card and its seat (when a card was down), tricks taken, cards played, shown voids
-#  (for a lead), the card it played)
-Decision = tuple[int, int, int, int, int, tuple[int, ...], int, int, int]
+# (cards the seat played from this decision on, cards of the trick down before it, led suit
+#  and its cards (a mask), winning card and its seat (when a card was down), tricks taken,
+#  cards not played yet, shown voids (for a lead), the card it played)
+Decision = tuple[int, int, int, int, int, int, tuple[int, ...], int, int, int]
 
 
 class Evidence:
@@ -240,7 +240,8 @@ class Evidence:
         for s, i, k, led, best, winner, tk, pl, voids in reversed(plays):
             rest[s] |= 1 << i
             if s != me:
-                decisions[s].append((rest[s], k, led, best, winner, tk, pl, voids, i))
+                decisions[s].append((rest[s], k, led, SEG << 13 * led, best, winner, tk,
+                                     FULL & ~pl, voids, i))
         self.decisions = decisions
 
     def factor(self, seat: int, hand: int) -> float:
@@ -249,12 +250,12 @@ class Evidence:
         w = 1.0
         keep = 1.0 - self.eps
         miss = self.miss
-        for rest, n, led, best, winner, taken, played, voids, i in self.decisions[seat]:
+        for rest, n, led, suit, best, winner, taken, left, voids, i in self.decisions[seat]:
             h = hand | rest
-            legal = (h & (SEG << 13 * led) or h) if n else h  # legal_mask_of, written out
+            legal = (h & suit or h) if n else h  # legal_mask_of, written out
             if legal & (legal - 1) == 0:
                 continue
-            unseen = FULL & ~played & ~h
+            unseen = left & ~h
             # policy_index, its two halves called directly
             if n:
                 pick = follow_index(seat, legal, n, led, best, winner, h, taken, unseen)

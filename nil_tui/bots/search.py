@@ -110,11 +110,11 @@ class Playout:
     the deal for every seat as often as asked, each time from the same position, leaving the
     deal itself as it was.
 
-    This is where a search spends its time. Keeping the hands, the trick in progress (its
-    suit, winning card and seat) and the shown voids in local variables as the cards fall
-    costs a fraction of playing each card through ``Deal.play`` and asking the deal for them
-    again at the next card; the cards played are the same (the policy is the same
-    function: :func:`policy_index` in two halves, lead and follow)."""
+    This is where a search spends its time. Keeping the hands, the cards still held, the
+    trick in progress (its suit, winning card and seat) and the shown voids in local
+    variables as the cards fall costs a fraction of playing each card through ``Deal.play``
+    and asking the deal for them again at the next card; the cards played are the same (the
+    policy is the same function: :func:`policy_index` in two halves, lead and follow)."""
 
     __slots__ = ("deal", "done", "hands", "leader", "played", "taken", "trick", "voids")
 
@@ -143,7 +143,7 @@ class Playout:
             return d.worth
         hands = list(self.hands if hands is None else hands)
         taken = list(self.taken)
-        played = self.played
+        left = FULL & ~self.played  # the cards still held
         voids = self.voids
         done = self.done
         rule = d.rule
@@ -167,15 +167,14 @@ class Playout:
             elif eps and rng is not None and rng.random() < eps:
                 i = nth_card(legal, rng.randrange(legal.bit_count()))
             elif n:
-                i = follow_index(seat, legal, n, led, best, winner, hand, taken,
-                                 FULL & ~played & ~hand)
+                i = follow_index(seat, legal, n, led, best, winner, hand, taken, left & ~hand)
             else:
-                i = lead_index(seat, hand, FULL & ~played & ~hand, taken, voids)
+                i = lead_index(seat, hand, left & ~hand, taken, voids)
             if line is not None:
                 line.append(i)
             bit = 1 << i
             hands[seat] = hand ^ bit
-            played |= bit
+            left ^= bit
             if n == 0:
                 led, best, winner = i // 13, i, seat
                 suit = SEG << 13 * led
