@@ -1,5 +1,5 @@
-"""Decision times per level: median, 90th percentile and worst over the positions of a few deals, and the speed
-of the exact endgame search.
+"""Decision times per level: median, 90th percentile and worst over the positions of a few
+deals, and the speed of the exact endgame search.
 
     python benchmarks/bot_timing.py [--deals 6] [--levels easy,normal,hard,expert] [--seed 1]
     python benchmarks/bot_timing.py --endgame [--deals 6]   # exact-search nodes per second

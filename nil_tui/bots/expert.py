@@ -14,8 +14,8 @@ from .search import SearchBot, SearchConfig
 # Layouts in batches of 200, up to 2000 while the choice is close; another card replaces the
 # rules-of-thumb card when its mean gain over the same layouts is half a standard error clear
 # of zero. (A 0.02 margin plus one standard error left about +0.025 points per deal unused.)
-# At most 20,000 playouts or 600,000 exact-search nodes per decision: about 2.4 s on a quiet
-# 2-core machine, the worst case (benchmarks/bot_timing.py; the budget is 2.5 s).
+# At most 20,000 playouts or 600,000 exact-search nodes per decision: about 0.9 s on a quiet
+# 2-core machine, the worst case of benchmarks/bot_timing.py (the budget is 2.5 s).
 EXPERT = SearchConfig(worlds=200, max_worlds=2000, playouts=1, inference=True, eps=0.1,
                       endgame=12, match=True, margin=0.0, z=0.5, z_stop=2.5, tol=0.01,
                       max_rollouts=20_000, max_nodes=600_000)

@@ -220,20 +220,15 @@ def distinct_moves(legal: int, unseen: int) -> list[int]:
     any card of such a run comes to the same). ``unseen`` must hold every card still to be
     reckoned with: the other seats' cards and the cards of the trick in progress."""
     out: list[int] = []
-    for s in range(4):
-        seg = (legal >> (13 * s)) & SEG
-        if not seg:
-            continue
-        out_seg = (unseen >> (13 * s)) & SEG
-        prev = -2
-        for pos in range(13):
-            if seg >> pos & 1:
-                # same run as the previous legal card when no unseen card lies between
-                if prev >= 0 and not (out_seg & ((1 << pos) - 1) & ~((1 << (prev + 1)) - 1)):
-                    prev = pos
-                    continue
-                out.append(13 * s + pos)
-                prev = pos
+    prev = -1  # the previous legal card (its index), -1 before the first
+    while legal:  # the legal cards, lowest first (the exact search asks at every node)
+        low = legal & -legal
+        i = low.bit_length() - 1
+        # the same run as the previous legal card: the same suit, no unseen card between
+        if prev < 0 or i // 13 != prev // 13 or unseen & (low - (2 << prev)):
+            out.append(i)
+        prev = i
+        legal ^= low
     return out
 
 

@@ -13,7 +13,7 @@ import pytest
 from nil_tui.bots.expert import EXPERT
 from nil_tui.bots.heuristic import SEG, can_sweep, discard_index, lead_index, policy_index
 from nil_tui.bots.knowledge import Knowledge, nth_card
-from nil_tui.bots.search import Playout, Searcher, rollout
+from nil_tui.bots.search import Playout, Searcher, distinct_moves, rollout
 from nil_tui.engine import DECK, Deal
 from nil_tui.engine.scoring import CLASSIC_RULE, DealRule
 
@@ -211,3 +211,27 @@ def test_the_packed_keys_choose_as_the_tuples_do() -> None:
 def test_nth_card_counts_from_the_lowest() -> None:
     mask = (1 << 3) | (1 << 17) | (1 << 51)
     assert [nth_card(mask, k) for k in range(3)] == [3, 17, 51]
+
+
+def runs_by_positions(legal: int, unseen: int) -> list[int]:
+    """distinct_moves suit by suit, position by position."""
+    out: list[int] = []
+    for s in range(4):
+        prev = -1
+        for pos in range(13):
+            if legal >> (13 * s + pos) & 1:
+                between = sum(unseen >> (13 * s + k) & 1 for k in range(prev + 1, pos))
+                if prev < 0 or between:
+                    out.append(13 * s + pos)
+                prev = pos
+    return out
+
+
+def test_distinct_moves_keep_one_card_of_each_run() -> None:
+    rng = random.Random(13)
+    assert distinct_moves(0b1011, 0b0100) == [0, 3]  # 2 and 3 are one run, 5 stands alone
+    assert distinct_moves(1 << 12 | 1 << 13, 0) == [12, 13]  # the ace and the next 2: suits
+    for _ in range(5_000):
+        legal = rng.getrandbits(52)
+        unseen = rng.getrandbits(52) & ~legal
+        assert distinct_moves(legal, unseen) == runs_by_positions(legal, unseen)
