@@ -26,6 +26,7 @@ from ..engine import SEAT_NAMES, Card, Play
 from ..session.frames import Frame
 from ..session.messages import Action, News, TableState
 from ..session.pacing import TableNote
+from ..session.words import table_notice
 from .client import CLOSED_ELSEWHERE, CLOSED_LEFT, REJOIN_WORDS, JoinError, TableClient
 from .seen import DealSeen, turn_news, turn_seat, turn_state
 
@@ -119,26 +120,26 @@ def away_of(message: dict[str, Any], me: int) -> Away:
 
 
 def seat_note(event: dict[str, Any], message: dict[str, Any], me: int) -> TableNote | None:
-    """What the table said of a seat (another person came, dropped, came back)."""
-    seat = event.get("seat")
-    if not isinstance(seat, int) or not 0 <= seat <= 3 or seat == me:
+    """What the table said of another seat during the game (a person came, dropped, came
+    back, a bot plays for them), in the words of :func:`~nil_tui.session.words.table_notice`,
+    each person named with their true seat, as the table screen names it."""
+    seat, kind = event.get("seat"), event.get("kind")
+    if not isinstance(seat, int) or not 0 <= seat <= 3 or seat == me \
+            or kind not in ("away", "stand_in", "back", "joined"):
         return None
-    seats = message.get("seats") or []
-    where = SEAT_NAMES[seat]  # the true seat, as the table screen names it
-    name = str(seats[seat].get("name") if seat < len(seats) else "") or where
-    kind = event.get("kind")
-    if kind == "away":
-        return TableNote(f"{name} ({where}) lost the link: the table waits for them "
-                         f"{event.get('wait', 60):g} s, then a bot plays for them.",
-                         warn=True, status=True)
-    if kind == "stand_in":
-        return TableNote(f"A {event.get('bot')} bot plays for {name} ({where}) until "
-                         "they are back.", warn=True)
-    if kind == "back":
-        return TableNote(f"{name} ({where}) is back at the table.")
-    if kind == "joined":
-        return TableNote(f"{name} sits at {where}.")
-    return None
+    seats = message.get("seats")
+    listed = seats if isinstance(seats, list) else []
+    names = [f"{name} ({where})" if (name := _name(listed, n)) else where
+             for n, where in enumerate(SEAT_NAMES)]
+    text = table_notice(event, names, in_game=True)
+    if text is None:
+        return None
+    return TableNote(f"{text}.", warn=kind in ("away", "stand_in"), status=kind == "away")
+
+
+def _name(seats: list[Any], number: int) -> str:
+    seat = seats[number] if number < len(seats) else None
+    return str(seat.get("name") or "") if isinstance(seat, dict) else ""
 
 
 def seats_changed(message: dict[str, Any], me: int) -> SeatsChanged:

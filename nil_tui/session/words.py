@@ -284,11 +284,14 @@ def record_place(path: object, problem: str | None, what: str = "game") -> str:
 
 
 # --- the seats of a shared table ------------------------------------------------------------
-def table_notice(event: Mapping[str, Any], names: Sequence[str]) -> str | None:
-    """What a shared table said of its seats, in a line (the lobby and a seat played in
-    plain lines say the same): a person came, left, dropped, came back, a bot plays for
-    one away or silent on their turn, the game starts, who may start it now. ``names``:
-    the four seats' names, in the table's order."""
+def table_notice(event: Mapping[str, Any], names: Sequence[str],
+                 in_game: bool = False) -> str | None:
+    """What a shared table said of its seats, in a line (the lobby, the table screen and a
+    seat played in plain lines say the same): a person came, left, dropped, came back, a bot
+    plays for one away or silent on their turn, the game starts, who may start it now.
+    ``names``: the four seats' names, in the table's order; ``in_game``: said during the
+    game (a person who drops is then played for by a bot, where the lobby frees their
+    seat)."""
     kind = event.get("kind")
     number = event.get("seat")
     seat = number if isinstance(number, int) and 0 <= number <= 3 else None
@@ -304,6 +307,9 @@ def table_notice(event: Mapping[str, Any], names: Sequence[str]) -> str | None:
     if kind == "away":
         wait = event.get("wait")
         waits = f"{wait:g} s" if isinstance(wait, (int, float)) else "a while"
+        if in_game:
+            return (f"{who} lost the link: the table waits for them {waits}, then a bot "
+                    "plays for them")
         return f"{who} has left the table; it waits {waits} for them"
     if kind == "stand_in":
         if event.get("why") == "silent":
@@ -311,7 +317,7 @@ def table_notice(event: Mapping[str, Any], names: Sequence[str]) -> str | None:
                     "them until they play again")
         return f"A {event.get('bot')} bot plays for {who} until they are back"
     if kind == "back":
-        return f"{who} is back"
+        return f"{who} is back at the table" if in_game else f"{who} is back"
     if kind == "joined":
         return f"{event.get('name') or who} sits down at {where}"
     if kind == "left":

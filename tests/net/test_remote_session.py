@@ -416,7 +416,13 @@ def test_the_notes_of_the_table_name_the_true_seats() -> None:
     back = seat_note({"seat": 3, "kind": "back"}, {"seats": seats}, 2)  # heard at North
     assert back is not None and back.text == "Cy (East) is back at the table."
     joined = seat_note({"seat": 1, "kind": "joined"}, {"seats": seats}, 2)
-    assert joined is not None and joined.text == "West sits at West."
+    assert joined is not None and joined.text == "West sits down at West."
+    # a person silent on their turn is not away: the table screen says what the lobby says
+    silent = seat_note({"seat": 0, "kind": "stand_in", "bot": "normal", "why": "silent"},
+                       {"seats": seats}, 2)
+    assert silent is not None and silent.text == (
+        "Ann (South) has not played for a while: a normal bot plays for them until they play "
+        "again.")
 
 
 def test_the_review_of_a_turned_game_names_the_true_seats() -> None:
