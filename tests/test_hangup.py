@@ -29,6 +29,7 @@ import pytest
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pty")
 
+PLUGINS = Path(__file__).parent / "plugins"  # nil_ponder: a bot that thinks for seconds
 LIMIT = 10.0  # seconds the process may take to end (the target, measured elsewhere, is 2)
 REACH = 60.0  # seconds to bring the game to a moment
 
@@ -40,7 +41,8 @@ class Terminal:
         master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 32, 100, 0, 0))
         env = dict(os.environ, TERM="xterm-256color", NIL_TUI_HOME=str(home),
-                   COLUMNS="100", LINES="32")
+                   COLUMNS="100", LINES="32", PYTHONPATH=str(PLUGINS),
+                   NIL_TUI_PONDER_SECONDS="30")  # longer than LIMIT: the app may not wait
         env.pop("TEXTUAL", None)
 
         def take_terminal() -> None:  # in the child, a new session leader
@@ -175,10 +177,9 @@ def test_closed_at_the_first_frame(home: Path) -> None:
 @pytest.mark.parametrize("controlling", [True, False], ids=["hangup", "no-ctty"])
 @pytest.mark.slow
 def test_closed_while_a_bot_thinks(home: Path, controlling: bool) -> None:
-    """The expert may think for two seconds: the app neither waits for it nor loses the
-    game."""
-    term = Terminal(home, "play", "--seed", "11", "--deals", "1", "--difficulty", "expert",
-                    "--speed", "normal", controlling=controlling)
+    """A bot may think for seconds: the app neither waits for it nor loses the game."""
+    term = Terminal(home, "play", "--seed", "11", "--deals", "1", "--difficulty",
+                    "nil_ponder:Bot", "--speed", "normal", controlling=controlling)
     term.wait_for("is thinking", enter_on=("Your turn",))
     code = close_and_check(term, term.close)
     assert code == 129
@@ -187,7 +188,8 @@ def test_closed_while_a_bot_thinks(home: Path, controlling: bool) -> None:
 
 @pytest.mark.slow
 def test_terminated_while_a_bot_thinks(home: Path) -> None:
-    term = Terminal(home, "play", "--seed", "11", "--deals", "1", "--difficulty", "expert")
+    term = Terminal(home, "play", "--seed", "11", "--deals", "1", "--difficulty",
+                    "nil_ponder:Bot")
     term.wait_for("is thinking", enter_on=("Your turn",))
     code = close_and_check(term, lambda: term.proc.send_signal(signal.SIGTERM))
     assert code == 128 + signal.SIGTERM
