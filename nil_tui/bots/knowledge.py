@@ -8,6 +8,7 @@ import random
 from collections.abc import Iterator, Sequence
 
 from ..engine import Deal, PlayerView, trick_winner, voids_mask
+from ..engine.playout import nth_card
 from .heuristic import FULL, SEG, follow_index, lead_index
 
 
@@ -266,13 +267,6 @@ class Evidence:
             else:
                 w *= miss[legal.bit_count()]
         return w
-
-
-def nth_card(mask: int, k: int) -> int:
-    """The index of the ``k``-th lowest card (from 0) of a mask (no list of them is made)."""
-    for _ in range(k):
-        mask &= mask - 1
-    return (mask & -mask).bit_length() - 1
 
 
 def posterior_layouts(know: Knowledge, rng: random.Random, eps: float, chains: int = 8,

@@ -22,11 +22,11 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from ..engine import DECK, Card, Deal, PlayerView, mask_of, trick_winner
-from ..engine.deal import deal_end
+from ..engine import DECK, Card, Deal, PlayerView, mask_of
+from ..engine.playout import Playout
 from .easy import decision_rng
-from .heuristic import FULL, SEG, edge, follow_index, lead_index, policy_index
-from .knowledge import Knowledge, nth_card, posterior_layouts
+from .heuristic import FULL, edge, follow_index, lead_index, policy_index
+from .knowledge import Knowledge, posterior_layouts
 
 # What a finished deal is worth to each seat (``Deal.worth``: its points under the game's
 # scoring, with the pool's tie-break and perfect game counted in) turned into one seat's value.
@@ -99,100 +99,10 @@ def rollout(d: Deal, rng: random.Random | None = None,
     seat under the game's scoring (``Deal.worth``: the points, and under the pool what a
     tie-break to come or a perfect game adds)."""
     line: list[int] = []
-    Playout(d).worth(rng, eps, line=line)
+    Playout(d).worth(lead_index, follow_index, rng, eps, line=line)
     for i in line:
         d.play(DECK[i])
     return d.worth
-
-
-class Playout:
-    """A deal's position read once into plain numbers, from which the rules of thumb finish
-    the deal for every seat as often as asked, each time from the same position, leaving the
-    deal itself as it was.
-
-    This is where a search spends its time. Keeping the hands, the cards still held, the
-    trick in progress (its suit, winning card and seat) and the shown voids in local
-    variables as the cards fall costs a fraction of playing each card through ``Deal.play``
-    and asking the deal for them again at the next card; the cards played are the same (the
-    policy is the same function: :func:`policy_index` in two halves, lead and follow)."""
-
-    __slots__ = ("deal", "done", "hands", "leader", "played", "taken", "trick", "voids")
-
-    def __init__(self, d: Deal) -> None:
-        self.deal = d
-        self.hands = [d.hand_mask(0), d.hand_mask(1), d.hand_mask(2), d.hand_mask(3)]
-        self.trick = d.trick
-        self.leader = d.leader
-        self.taken = d.taken
-        self.played = d.played_mask
-        self.voids = d.voids_mask
-        self.done = d.trick_number - 1  # tricks completed
-
-    def worth(self, rng: random.Random | None = None, eps: float = 0.0, first: int = -1,
-              line: list[int] | None = None, hands: Sequence[int] | None = None
-              ) -> tuple[float, float, float, float]:
-        """What the deal finished by the rules of thumb is worth to each seat (``Deal.worth``).
-        With ``rng``, each card not forced is a random legal one with chance ``eps``.
-        ``first``: the card index the seat to move plays first (a candidate of a search).
-        ``line``: a list that gets the indices of the cards played, in order. ``hands``: the
-        cards each seat holds, instead of the deal's (another layout of the same cards: the
-        rest of the position, read once, serves every layout of a search)."""
-        d = self.deal
-        seat = d.to_move
-        if seat is None:
-            return d.worth
-        hands = list(self.hands if hands is None else hands)
-        taken = list(self.taken)
-        left = FULL & ~self.played  # the cards still held
-        voids = self.voids
-        done = self.done
-        rule = d.rule
-        tiebreak = rule.tiebreak
-        trick = self.trick
-        # the trick in progress: cards down, suit led (and its cards, a mask), winning card
-        # and seat
-        n = len(trick)
-        led = suit = best = winner = 0
-        if n:
-            winner = trick_winner(self.leader, trick)
-            led, best = trick[0] // 13, trick[(winner - self.leader) & 3]
-            suit = SEG << 13 * led
-        while True:
-            hand = hands[seat]
-            legal = (hand & suit or hand) if n else hand  # legal_mask_of, written out
-            if first >= 0:
-                i, first = first, -1
-            elif legal & (legal - 1) == 0:
-                i = legal.bit_length() - 1
-            elif eps and rng is not None and rng.random() < eps:
-                i = nth_card(legal, rng.randrange(legal.bit_count()))
-            elif n:
-                i = follow_index(seat, legal, n, led, best, winner, hand, taken, left & ~hand)
-            else:
-                i = lead_index(seat, hand, left & ~hand, taken, voids)
-            if line is not None:
-                line.append(i)
-            bit = 1 << i
-            hands[seat] = hand ^ bit
-            left ^= bit
-            if n == 0:
-                led, best, winner = i // 13, i, seat
-                suit = SEG << 13 * led
-            elif not bit & suit:
-                voids |= 1 << (4 * seat + led)  # shown void: see engine.voids_mask
-            elif i > best:
-                best, winner = i, seat
-            n += 1
-            if n < 4:
-                seat = (seat + 1) & 3
-                continue
-            taken[winner] += 1
-            done += 1
-            over, early = deal_end(taken, done, tiebreak)
-            if over:
-                return rule.worth(taken, early)
-            n = 0
-            seat = winner
 
 
 def thumb_index(d: Deal, seat: int, legal: int) -> int:
@@ -399,8 +309,8 @@ class Searcher:
         cfg = self.config
         total = 0.0
         for k in range(cfg.playouts):
-            total += util(start.worth(rng, cfg.rollout_eps if k else 0.0, first=i,
-                                      hands=hands))
+            total += util(start.worth(lead_index, follow_index, rng,
+                                      cfg.rollout_eps if k else 0.0, first=i, hands=hands))
         total /= cfg.playouts
         self.rollouts += cfg.playouts
         return total

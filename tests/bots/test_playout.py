@@ -11,10 +11,18 @@ from typing import Any
 import pytest
 
 from nil_tui.bots.expert import EXPERT
-from nil_tui.bots.heuristic import SEG, can_sweep, discard_index, lead_index, policy_index
-from nil_tui.bots.knowledge import Knowledge, nth_card
-from nil_tui.bots.search import Playout, Searcher, distinct_moves, rollout
+from nil_tui.bots.heuristic import (
+    SEG,
+    can_sweep,
+    discard_index,
+    follow_index,
+    lead_index,
+    policy_index,
+)
+from nil_tui.bots.knowledge import Knowledge
+from nil_tui.bots.search import Searcher, distinct_moves, rollout
 from nil_tui.engine import DECK, Deal
+from nil_tui.engine.playout import Playout, nth_card
 from nil_tui.engine.scoring import CLASSIC_RULE, DealRule
 
 RULES = [CLASSIC_RULE, DealRule("pool", 5, (), False), DealRule("pool", 3, (1, 3), False),
@@ -82,7 +90,8 @@ def test_a_playout_plays_the_cards_the_engine_plays(eps: float) -> None:
         start = Playout(deal)
         for first in [-1, *(c.index for c in deal.legal_moves())]:
             line: list[int] = []
-            worth = start.worth(random.Random(k), eps, first=first, line=line)
+            worth = start.worth(lead_index, follow_index, random.Random(k), eps, first=first,
+                                line=line)
             plain = deal.copy()
             if first >= 0:
                 plain.play(DECK[first])
@@ -104,7 +113,8 @@ def test_one_playout_start_serves_every_layout_of_the_hidden_cards() -> None:
             hands = know.sample(rng)
             alone = Playout(know.deal(hands))
             for c in view.legal:
-                assert start.worth(first=c.index, hands=hands) == alone.worth(first=c.index)
+                assert start.worth(lead_index, follow_index, first=c.index, hands=hands) == \
+                    alone.worth(lead_index, follow_index, first=c.index)
 
 
 def test_a_layout_drawn_again_is_searched_once_and_counted_every_time(
