@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 
-from ..engine import Deal, PlayerView, trick_winner, voids_mask
+from ..engine import Deal, PlayerView, legal_mask_of, trick_winner, voids_mask
 from ..engine.playout import nth_card
 from .heuristic import FULL, SEG, follow_index, lead_index
 
@@ -191,10 +191,10 @@ def rule_hints(view: PlayerView) -> list[int]:
     return [h & unseen for h in hints]
 
 
-# (cards the seat played from this decision on, cards of the trick down before it, led suit
-#  and its cards (a mask), winning card and its seat (when a card was down), tricks taken,
-#  cards not played yet, shown voids (for a lead), the card it played)
-Decision = tuple[int, int, int, int, int, int, tuple[int, ...], int, int, int]
+# (cards the seat played from this decision on, cards of the trick down before it, led suit,
+#  winning card and its seat (when a card was down), tricks taken, cards not played yet,
+#  shown voids (for a lead), the card it played)
+Decision = tuple[int, int, int, int, int, tuple[int, ...], int, int, int]
 
 
 class Evidence:
@@ -241,8 +241,7 @@ class Evidence:
         for s, i, k, led, best, winner, tk, pl, voids in reversed(plays):
             rest[s] |= 1 << i
             if s != me:
-                decisions[s].append((rest[s], k, led, SEG << 13 * led, best, winner, tk,
-                                     FULL & ~pl, voids, i))
+                decisions[s].append((rest[s], k, led, best, winner, tk, FULL & ~pl, voids, i))
         self.decisions = decisions
 
     def factor(self, seat: int, hand: int) -> float:
@@ -251,9 +250,9 @@ class Evidence:
         w = 1.0
         keep = 1.0 - self.eps
         miss = self.miss
-        for rest, n, led, suit, best, winner, taken, left, voids, i in self.decisions[seat]:
+        for rest, n, led, best, winner, taken, left, voids, i in self.decisions[seat]:
             h = hand | rest
-            legal = (h & suit or h) if n else h  # legal_mask_of, written out
+            legal = legal_mask_of(h, led if n else None)
             if legal & (legal - 1) == 0:
                 continue
             unseen = left & ~h
