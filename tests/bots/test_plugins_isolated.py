@@ -302,7 +302,8 @@ def test_closing_a_player_while_it_thinks_ends_its_process(tmp_path: Path,
     view = game.deal.view(game.deal.to_move or 0)
 
     def close_when_it_thinks() -> None:
-        while not out.exists():
+        # it thinks once its mark is written whole (the file exists a moment before that)
+        while not (out.exists() and out.read_text().endswith("\n")):
             time.sleep(0.01)
         player.close()
 
