@@ -219,7 +219,7 @@ def test_a_bot_name_and_a_failure_as_the_driver_reports_them_are_terminal_safe()
     text (a plugin's exception) hold no character a terminal would obey."""
     from nil_tui.engine import Game
     from nil_tui.game.driver import GameDriver, short_text
-    from nil_tui.util.textsafe import UNSAFE
+    from nil_tui.util.textsafe import unsafe
 
     class Named:
         name = HOSTILE
@@ -234,7 +234,7 @@ def test_a_bot_name_and_a_failure_as_the_driver_reports_them_are_terminal_safe()
     with GameDriver(Game(1, 3, players=players), opener=lambda spec, seed: Named()) as d:
         name = d.player_name(1)
     assert name == "\\x1b]0;owned\\x07\\x1b[2J\\x00a\\nb"
-    assert not UNSAFE.search(short_text(RuntimeError(HOSTILE)))
+    assert not unsafe().search(short_text(RuntimeError(HOSTILE)))
 
 
 def test_saved_settings_never_seat_the_oracle_at_a_table() -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from nil_tui.util.textsafe import UNSAFE
+from nil_tui.util.textsafe import unsafe
 
 
 def run_cli(*argv: str, home: Path, timeout: float = 120,
@@ -22,11 +22,11 @@ def run_cli(*argv: str, home: Path, timeout: float = 120,
 
 def assert_terminal_safe(data: bytes) -> None:
     """No byte below 32 but a newline, no DEL, and decoded, no C1 control, no mark that turns
-    the direction of text, no line separator (everything ``UNSAFE`` names but the newline)."""
+    the direction of text, no line separator (everything ``unsafe()`` finds but the newline)."""
     bad = sorted({b for b in data if (b < 32 and b != 10) or b == 0x7F})
     assert not bad, f"control bytes {bad} in {data[:600]!r}"
     text = data.decode("utf-8", "surrogateescape")
-    found = sorted({ch for ch in text if ch != "\n" and UNSAFE.fullmatch(ch)})
+    found = sorted({ch for ch in text if ch != "\n" and unsafe().fullmatch(ch)})
     assert not found, f"unsafe characters {found!r} in {text[:600]!r}"
 
 
@@ -133,7 +133,7 @@ def test_the_game_never_writes_a_control_character_in_a_record() -> None:
     assert record["incidents"] and record["incidents"][0]["reason"] == ESCAPED
     assert record["players"][2]["bot"] == ESCAPED
     assert record["players"][3]["replaced"][0]["reason"] == ESCAPED
-    assert not [t for t in texts(record) if UNSAFE.search(t)]
+    assert not [t for t in texts(record) if unsafe().search(t)]
     assert Game.from_record(record).to_record()["players"] == record["players"]
 
 
@@ -280,7 +280,7 @@ def test_simulate_with_a_plugin_that_names_itself_and_fails_with_controls(
     record = json.loads(records.read_text(encoding="utf-8"))
     assert record["incidents"], record
     texts = [record["players"][0]["name"], *(i["reason"] for i in record["incidents"])]
-    assert not [t for t in texts if UNSAFE.search(t)], texts
+    assert not [t for t in texts if unsafe().search(t)], texts
 
 
 @pytest.mark.parametrize("argv", [["rules"], ["--help"], ["play", "--help"],

@@ -168,8 +168,8 @@ def _card(value: Any, where: str) -> Card:
 
 # Characters a terminal would obey (ESC, BEL, CR, newline, NUL...), turn the direction of
 # text, or cannot write (lone surrogates): a text read from a record holds none of them, each
-# is read as its escape ("\x1b"). The same class as ``nil_tui.util.textsafe.UNSAFE`` (a test keeps
-# the two equal); the engine imports nothing outside itself.
+# is read as its escape ("\x1b"). The same class as ``nil_tui.util.textsafe.UNSAFE_CLASS`` (a
+# test keeps the two equal); the engine imports nothing outside itself.
 CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e"
                      "\u2066-\u2069\ud800-\udfff]")
 _SHORT_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Literal, TypeVar, get_args
+from typing import Literal, NamedTuple, TypeVar, get_args
 
 Speed = Literal["instant", "fast", "normal", "slow"]
 TrickPause = Literal["brief", "key"]  # after each trick: pause briefly (by speed), or wait for a key
@@ -126,8 +126,7 @@ class PlayOptions:
         as_cursor(self.cursor)
 
 
-@dataclass(frozen=True)
-class PlayOverrides:
+class PlayOverrides(NamedTuple):
     """Choices over the player's settings for one game (``nil-tui play``'s flags, a saved
     settings file's keys): None leaves the setting as it is; the seed is always this
     game's own (None: a random game)."""
@@ -147,7 +146,7 @@ class PlayOverrides:
 
     def given(self) -> dict[str, object]:
         """The choices made, by option name (the seed always)."""
-        return {key: value for key, value in vars(self).items()
+        return {key: value for key, value in self._asdict().items()
                 if value is not None or key == "seed"}
 
     def over(self, base: PlayOptions) -> PlayOptions:

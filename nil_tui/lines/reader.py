@@ -13,7 +13,7 @@ import sys
 import threading
 from typing import Protocol
 
-from ..util.textsafe import UNSAFE
+from ..util.textsafe import unsafe
 
 
 class Typed(Protocol):
@@ -68,7 +68,7 @@ class LineReader:
                 break
             self._buffer += chunk
         raw, self._buffer = self._buffer.split(b"\n", 1)
-        return UNSAFE.sub("", raw.decode("utf-8", "replace"))
+        return unsafe().sub("", raw.decode("utf-8", "replace"))
 
     def _hand(self, line: str | None) -> None:
         try:

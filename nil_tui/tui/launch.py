@@ -7,8 +7,7 @@ and ends however the app ends: see :mod:`nil_tui.tui.lifecycle`."""
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..game.options import PlayOptions, PlayOverrides
 from . import first_frame
@@ -23,8 +22,7 @@ if TYPE_CHECKING:
         return app
 
 
-@dataclass(frozen=True)
-class Start:
+class Start(NamedTuple):
     """What the app opens first, and with what."""
 
     screen: Opening

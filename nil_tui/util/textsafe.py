@@ -6,7 +6,7 @@ rings, CR and a newline break a line apart, NUL and DEL are invisible. Before su
 reaches a terminal, each of these characters is shown as its escape (``\\x1b``, ``\\n``,
 ``\\u202e``): the text stays readable and one line, and nothing in it is obeyed.
 
-What counts (``UNSAFE``): the C0 controls (U+0000-U+001F), DEL and the C1 controls
+What counts (``unsafe()``): the C0 controls (U+0000-U+001F), DEL and the C1 controls
 (U+007F-U+009F), the line and paragraph separators (U+2028, U+2029), the marks that turn the
 direction of text (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069), and lone surrogates
 (which no terminal encoding can write). The record reader escapes the same characters in the
@@ -18,12 +18,21 @@ Imports only the standard library: the command line uses it before anything else
 from __future__ import annotations
 
 import errno
+import functools
 import re
 import sys
 from typing import Any, TextIO
 
-UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e"
-                    "\u2066-\u2069\ud800-\udfff]")
+UNSAFE_CLASS = ("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e"
+                "\u2066-\u2069\ud800-\udfff]")
+"""The unsafe characters, as a regular expression's class."""
+
+
+@functools.cache
+def unsafe() -> re.Pattern[str]:
+    """``UNSAFE_CLASS`` compiled, the first time it is needed (compiling it takes about a
+    millisecond, and a game's first frame shows no text that needs it)."""
+    return re.compile(UNSAFE_CLASS)
 _SHORT = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
@@ -35,14 +44,14 @@ def _escape(match: re.Match[str]) -> str:
 
 def has_control(text: str) -> bool:
     """Whether ``text`` holds a character a terminal would obey (or cannot write)."""
-    return UNSAFE.search(text) is not None
+    return unsafe().search(text) is not None
 
 
 def one_line(text: object) -> str:
     """``text`` (made a string if it is not one) on one line with nothing a terminal obeys:
     each unsafe character, a newline and a tab included, written as its escape."""
     text = text if isinstance(text, str) else str(text)
-    return UNSAFE.sub(_escape, text)
+    return unsafe().sub(_escape, text)
 
 
 def lines(text: str) -> str:
@@ -51,7 +60,7 @@ def lines(text: str) -> str:
     each. Within a JSON string an escape it writes is not valid JSON; ``json.dumps`` leaves
     none there (it writes every character below U+0020 as ``\\u00XX``) but DEL, which it
     writes raw: so a DEL is written ``\\u007f`` here, the same character in JSON."""
-    return UNSAFE.sub(_keep_lines_json, text)
+    return unsafe().sub(_keep_lines_json, text)
 
 
 def _keep_lines_json(match: re.Match[str]) -> str:
@@ -111,7 +120,7 @@ def _keep_layout(match: re.Match[str]) -> str:
 def layout(text: str) -> str:
     """``text`` with its newlines, tabs and carriage returns kept and every other unsafe
     character escaped as ``one_line`` does (``\x1b``): messages of several lines."""
-    return UNSAFE.sub(_keep_layout, text)
+    return unsafe().sub(_keep_layout, text)
 
 
 def write_err(line: str) -> None:

@@ -2,8 +2,9 @@
 as values, and what it refuses. A carrier turns these into what travels (the WebSocket
 server writes them as the frames of docs/PROTOCOL.md); the table knows no wire format."""
 
-from __future__ import annotations
-
+# Annotations are evaluated here (no ``from __future__ import annotations``), as in
+# ..messages: a NamedTuple field written as a string is compiled into a ForwardRef, and these
+# values load before the first frame of a game played here.
 import enum
 from typing import Any, NamedTuple, Protocol
 

@@ -8,9 +8,6 @@ the person who takes a seat, so that the same key brings them back to the same s
 
 from __future__ import annotations
 
-import base64
-import hmac
-import secrets
 from collections.abc import Sequence
 
 SECRET_BYTES = 17  # 136 bits, 26 base32 letters after the last partial group is cut: 130 bits
@@ -19,6 +16,9 @@ SECRET_LETTERS = 26
 
 def new_secret() -> str:
     """A fresh secret of 130 bits, as 26 lowercase base32 letters."""
+    import base64  # (here, as hmac below: a game played here never needs them)
+    import secrets
+
     raw = base64.b32encode(secrets.token_bytes(SECRET_BYTES)).decode("ascii")
     return raw[:SECRET_LETTERS].lower()
 
@@ -30,6 +30,8 @@ def normal_secret(text: str) -> str:
 
 def same_secret(given: str, expected: str) -> bool:
     """Whether two secrets match, in time that does not depend on where they differ."""
+    import hmac
+
     return hmac.compare_digest(normal_secret(given).encode("utf-8"),
                                expected.encode("utf-8"))
 

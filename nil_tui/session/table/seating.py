@@ -10,7 +10,6 @@ file when the seating says the seats changed, and tells its members the notices.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import overload
 
 from ...engine import SEAT_NAMES
@@ -34,20 +33,25 @@ MAX_NAME = 24
 """The longest player name, in characters."""
 
 
-@dataclass
 class Seat:
-    number: int
-    kind: str = "empty"  # "empty", "person", "bot"
-    name: str = ""
-    key: str | None = None
-    owner: bool = False  # the person who may start the game (see Seating.settle_owner)
-    hosts: bool = False  # the host's own seat (kept for them, the owner whenever present)
-    joined: int = 0  # the order in which people sat down: the longest seated is owner next
-    spec: str | None = None  # the bot of a bot seat
-    member: Member | None = None
-    away_since: float | None = None
-    stand_in: bool = False  # a bot plays for this person while they are away
-    ready: bool = False  # asked for the next deal
+    """One seat of a table: who sits there, and how they are doing."""
+
+    __slots__ = ("away_since", "hosts", "joined", "key", "kind", "member", "name", "number",
+                 "owner", "ready", "spec", "stand_in")
+
+    def __init__(self, number: int) -> None:
+        self.number = number
+        self.kind = "empty"  # "empty", "person", "bot"
+        self.name = ""
+        self.key: str | None = None
+        self.owner = False  # the person who may start the game (see Seating.settle_owner)
+        self.hosts = False  # the host's own seat (kept for them, the owner whenever present)
+        self.joined = 0  # the order in which people sat down: the longest seated is owner next
+        self.spec: str | None = None  # the bot of a bot seat
+        self.member: Member | None = None
+        self.away_since: float | None = None
+        self.stand_in = False  # a bot plays for this person while they are away
+        self.ready = False  # asked for the next deal
 
     def view(self) -> SeatView:
         """What every seat may know of this one."""

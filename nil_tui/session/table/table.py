@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from ...engine import SEAT_NAMES, Card, DealStarted, Game, IllegalPlay, Phase
@@ -40,33 +39,45 @@ from .seating import Seat, Seating
 from .values import game_so_far, news_of, seat_states
 
 
-@dataclass
+# The table's classes are plain classes rather than dataclasses: a dataclass compiles its
+# methods as its module loads, and a game played here loads this package before its first
+# frame (benchmarks/startup.py).
 class TableStats:
     """Figures the benchmark reads."""
 
-    cards: int = 0
-    refusals: int = 0
-    views_sent: int = 0
+    __slots__ = ("cards", "refusals", "views_sent")
+
+    def __init__(self) -> None:
+        self.cards = 0
+        self.refusals = 0
+        self.views_sent = 0
 
 
-@dataclass
 class Table:
-    config: TableConfig
-    secret: str = field(default_factory=keys.new_secret)
-    """The secret of the table's invite, kept with it (a carrier lets in only those who show
-    it)."""
-    seating: Seating = field(default_factory=Seating)
-    save_game: Callable[[Game], object] | None = None
-    """Called with the game after every card and every new deal (the host's store)."""
-    save_table: Callable[[JSON], object] | None = None
-    """Called with the table's seats and keys whenever they change (the host's table file)."""
-    on_game_over: Callable[[Game], object] | None = None
-    opener: Opener | None = None
-    game: Game | None = None
-    driver: GameDriver | None = None
-    stats: TableStats = field(default_factory=TableStats)
+    """One game and the people and bots at it (see the module)."""
 
-    def __post_init__(self) -> None:
+    def __init__(self, config: TableConfig, *, secret: str | None = None,
+                 seating: Seating | None = None,
+                 save_game: Callable[[Game], object] | None = None,
+                 save_table: Callable[[JSON], object] | None = None,
+                 on_game_over: Callable[[Game], object] | None = None,
+                 opener: Opener | None = None, game: Game | None = None,
+                 driver: GameDriver | None = None) -> None:
+        self.config = config
+        self.secret = keys.new_secret() if secret is None else secret
+        """The secret of the table's invite, kept with it (a carrier lets in only those who
+        show it)."""
+        self.seating = Seating() if seating is None else seating
+        self.save_game = save_game
+        """Called with the game after every card and every new deal (the host's store)."""
+        self.save_table = save_table
+        """Called with the table's seats and keys whenever they change (the host's table
+        file)."""
+        self.on_game_over = on_game_over
+        self.opener = opener
+        self.game = game
+        self.driver = driver
+        self.stats = TableStats()
         self.clock = Clock(self)
         self.seating.keep = self.keep
         self._finished = False
@@ -355,7 +366,8 @@ def table_here(driver: GameDriver, member: Member) -> Table:
     specs = [driver.spec_of(s) or "" for s in range(4)]
     table = Table(TableConfig(deals=game.deals_planned, seed=game.seed,
                               bots=(specs[0], specs[1], specs[2], specs[3]),
-                              scoring=game.scoring), game=game, driver=driver)
+                              scoring=game.scoring),
+                  secret="", game=game, driver=driver)  # (nobody is invited here)
     for seat in table.seating:
         seat.name = SEAT_NAMES[seat.number]
         if driver.is_human(seat.number):
