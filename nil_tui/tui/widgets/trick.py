@@ -32,20 +32,25 @@ class TrickView(Widget):
     look: reactive[CardLook] = reactive(CardLook())
 
     def render(self) -> Text:
-        grid = [[Text(" ") for _ in range(_WIDTH)] for _ in range(7)]
+        # Each row of the cross: the lines of the boxes that cross it, left to right, with
+        # spaces between them (no two boxes share a column on one row).
+        rows: list[list[tuple[int, Text]]] = [[] for _ in range(7)]
         for seat, card in self.info.cards:
             row, col = _SPOTS[seat]
             box = card_box(self.look, card, winner=seat == self.info.winner)
             for r in range(3):
-                cells = list(box[r].divide(range(1, CARD_WIDTH)))
-                for c in range(CARD_WIDTH):
-                    grid[row + r][col + c] = cells[c]
+                rows[row + r].append((col, box[r]))
         left = " " * max(0, (self.size.width - _WIDTH) // 2)
         lines = []
-        for row_cells in grid:
+        for pieces in rows:
             line = Text(left)
-            for cell in row_cells:
-                line.append_text(cell)
+            at = 0
+            for col, piece in sorted(pieces, key=lambda p: p[0]):
+                line.append(" " * (col - at))
+                for cell in piece.divide(range(1, CARD_WIDTH)):  # (a span to each cell)
+                    line.append_text(cell)
+                at = col + CARD_WIDTH
+            line.append(" " * (_WIDTH - at))
             lines.append(line)
         caption = Text(self.info.caption, style="bold")
         caption.align("center", max(self.size.width, len(self.info.caption)))
