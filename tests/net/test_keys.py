@@ -58,6 +58,12 @@ def test_a_seat_key_finds_only_its_own_seat() -> None:
     assert not keys.same_secret(keys.new_secret(), seat_keys[0] or "")
 
 
+def test_an_empty_secret_lets_nobody_in() -> None:
+    """A game played here is a table without an invite: its empty secret opens nothing."""
+    assert not keys.same_secret("", "")
+    assert not keys.same_secret("-", "")
+
+
 def test_a_players_seat_keys_are_kept_for_them_alone(tmp_path: Path) -> None:
     invite = keys.parse_invite("nil://10.0.0.1:4711/" + keys.new_secret())
     assert keys.kept_key(tmp_path, invite) is None
