@@ -13,7 +13,15 @@ editable install does with PYTHONDONTWRITEBYTECODE set: about 100 ms more).
 ``--returning`` runs each game in a data folder that already holds a player's settings (the
 store is opened and read before the table), instead of an empty one (a first run).
 
-    python benchmarks/startup.py [--runs 10] [--source] [--returning]
+``--instructions`` counts instead the instructions each program runs until its first frame
+(valgrind's cachegrind; Debian's ``valgrind`` package). A busy machine moves the times above
+by several per cent from run to run; the counts stay within a fraction of one. Each program
+then runs through ``_first_frame.py``, which ends it the moment Textual writes the marker, so
+the count stops at the first frame. The ratio of counts is not the ratio of times (starting a
+process and writing to the terminal cost time but few instructions): it tells two versions of
+the code apart, on any machine.
+
+    python benchmarks/startup.py [--runs 10] [--source] [--returning] [--instructions]
 """
 
 from __future__ import annotations
@@ -24,6 +32,7 @@ import os
 import pty
 import re
 import select
+import shutil
 import signal
 import statistics
 import struct
@@ -32,17 +41,7 @@ import tempfile
 import termios
 import time
 
-BARE_APP = """
-from textual.app import App
-from textual.widgets import Static
-
-class Bare(App):
-    def compose(self):
-        yield Static("bare-app-ready")
-
-Bare().run()
-"""
-
+from _first_frame import BARE_APP  # (the same app for both measures)
 
 # Drawn with your hand, in the same frame as its cards: the table is ready for keys.
 HAND_MARKER = b"You (South)"
@@ -93,6 +92,75 @@ def first_frame(argv: list[str], marker: bytes, env: dict[str, str],
         os.close(fd)
 
 
+# --- counted instructions (--instructions) ----------------------------------------------------
+COUNTED = re.compile(r"I\s+refs:\s+([\d,]+)")
+FIRST_FRAME = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_first_frame.py")
+
+
+def instructions(program: list[str], marker: bytes, env: dict[str, str],
+                 timeout: float = 300.0, returning: bool = False) -> int:
+    """The instructions ``program`` runs (under valgrind, in a pseudo-terminal) until its
+    first frame shows ``marker``."""
+    with tempfile.TemporaryDirectory(prefix="nil-tui-bench-count-") as tmp:
+        log = os.path.join(tmp, "cachegrind.log")
+        argv = ["valgrind", "--tool=cachegrind", "--cache-sim=no",
+                "--cachegrind-out-file=/dev/null", f"--log-file={log}", sys.executable,
+                FIRST_FRAME, marker.decode(), *program]
+        env = dict(env, NIL_TUI_HOME=fresh_home(returning), PYTHONHASHSEED="0")
+        start = time.perf_counter()
+        pid, fd = pty.fork()
+        if pid == 0:
+            os.execvpe(argv[0], argv, env)
+        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 32, 100, 0, 0))
+        try:
+            while time.perf_counter() - start < timeout:
+                ready, _, _ = select.select([fd], [], [], 1.0)
+                if ready:
+                    try:
+                        if not os.read(fd, 65536):
+                            break
+                    except OSError:  # the program ended
+                        break
+                elif os.waitpid(pid, os.WNOHANG) != (0, 0):
+                    pid = 0
+                    break
+            else:
+                raise TimeoutError(f"no first frame from {program} in {timeout} s")
+        finally:
+            if pid:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                os.waitpid(pid, 0)
+            os.close(fd)
+        with open(log, encoding="utf-8") as f:
+            found = COUNTED.search(f.read())
+    if found is None:
+        raise RuntimeError(f"{program}: valgrind counted nothing (see its log)")
+    return int(found.group(1).replace(",", ""))
+
+
+def count_instructions(env: dict[str, str], runs: int, returning: bool) -> int:
+    if shutil.which("valgrind") is None:
+        print("--instructions needs valgrind (Debian: apt install valgrind)", file=sys.stderr)
+        return 2
+    programs = {"bare Textual app": (["bare"], b"bare-app-ready"),
+                "play: hand drawn": (["nil-tui", "play", "--seed", "1"], HAND_MARKER)}
+    counts: dict[str, list[int]] = {name: [] for name in programs}
+    for name, (program, marker) in programs.items():
+        instructions(program, marker, env, returning=returning)  # (writes the bytecode)
+        for _ in range(runs):
+            counts[name].append(instructions(program, marker, env, returning=returning))
+    for name, values in counts.items():
+        print(f"{name:19s} {statistics.median(values) / 1e6:9.1f} million instructions "
+              f"(runs: {', '.join(f'{v / 1e6:.1f}' for v in values)})")
+    ratio = statistics.median(counts["play: hand drawn"]) / statistics.median(
+        counts["bare Textual app"])
+    print(f"playable table / bare app's first frame, in instructions: {ratio:.3f}")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10, help="runs of each program")
@@ -100,11 +168,16 @@ def main() -> int:
                         help="leave PYTHONDONTWRITEBYTECODE as it is (no compiled modules)")
     parser.add_argument("--returning", action="store_true",
                         help="a data folder with settings kept, as a returning player has")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count the instructions to each first frame (valgrind) instead "
+                        "of timing it")
     args = parser.parse_args()
     env = dict(os.environ, TERM="xterm-256color", COLUMNS="100", LINES="32")
     if not args.source:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPYCACHEPREFIX"] = tempfile.mkdtemp(prefix="nil-tui-bench-bytecode-")
+    if args.instructions:
+        return count_instructions(env, max(1, min(args.runs, 3)), args.returning)
     # The command a player types (the installed script), else the module.
     script = os.path.join(os.path.dirname(sys.executable), "nil-tui")
     nil = ([script] if os.access(script, os.X_OK) else [sys.executable, "-m", "nil_tui"]) + [
