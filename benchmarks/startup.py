@@ -170,7 +170,7 @@ def main() -> int:
                         help="a data folder with settings kept, as a returning player has")
     parser.add_argument("--instructions", action="store_true",
                         help="count the instructions to each first frame (valgrind) instead "
-                        "of timing it")
+                        "of timing it (at most 3 runs: the counts hardly vary)")
     args = parser.parse_args()
     env = dict(os.environ, TERM="xterm-256color", COLUMNS="100", LINES="32")
     if not args.source:
