@@ -65,7 +65,7 @@ class LaidOut(Widget):
 
 def segments(widget: Widget) -> list[list[tuple[str, str, Any]]]:
     """Each line's segments: text, style, and where Textual marks them as laid out."""
-    return [[(s.text, str(s.style), s.style.meta) for s in widget.render_line(y)]
+    return [[(s.text, str(s.style), s.style and s.style.meta) for s in widget.render_line(y)]
             for y in range(widget.size.height)]
 
 
