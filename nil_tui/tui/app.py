@@ -18,13 +18,14 @@ from ..session.home import LOOK, first_run, open_store
 from . import first_frame, opening
 from .guarded_app import GuardedApp
 from .messages import GameKept, ReferenceNewsArrived
+from .textual_private import replaceable
 from .words import describe_saved  # (kept here for the callers of before)
 
 if TYPE_CHECKING:
     from ..engine import Game
     from ..game.driver import GameDriver, Opener
     from ..session.game_session import GameSession
-    from ..session.home import Home
+    from ..session.home import AskReplace, Home
     from ..store import Store
     from .face import Opening
     from .screens.dialogs import TooSmall
@@ -41,8 +42,8 @@ class NilApp(GuardedApp):
     """Zero (Nil) in the terminal. ``start`` is the first screen: setup, play, resume, replay,
     history, stats or challenge (of ``challenge_date``). The app keeps the screens, the keys,
     the theme and the size; what a game opens and where it is kept is decided by its
-    :class:`~nil_tui.session.home.Home`. Its default screen stays empty: the first screen
-    shown is pushed over it as soon as the app is up."""
+    :class:`~nil_tui.session.home.Home`. Its first screen is pushed over an empty one as soon
+    as the app is up, or is ``play``'s table itself (:meth:`get_default_screen`)."""
 
     CSS_PATH = "app.tcss"
     TITLE = "Zero"
@@ -77,6 +78,7 @@ class NilApp(GuardedApp):
         self._too_small: TooSmall | None = None
         self.challenge_date = challenge_date  # ``nil-tui challenge``: the date to open
         self.unsaved_file: Path | None = None  # where a game the store could not take went
+        self._opened: GameSession | AskReplace | None = None  # play's, if not shown at once
 
     # --- the options, the game, the store (held by the home) ------------------------------
     @property
@@ -138,6 +140,18 @@ class NilApp(GuardedApp):
                 screen.call_later(screen.kept, message.path)
 
     # --- start-up -------------------------------------------------------------------------
+    def get_default_screen(self) -> Screen[Any]:
+        """The first screen: ``play``'s table when nothing comes before it (then the first
+        frame, with no empty screen built under it); otherwise the app's empty screen, the
+        first screen pushed over it once the app is up (:meth:`_begin`)."""
+        if self.start == "play":
+            self._opened = opening.open_play(self, first_run=self._store is None and first_run())
+            table = opening.table_at_once(self, self._opened)
+            if table is not None:
+                self._opened = None
+                return replaceable(table)  # (by the game-over screen, or another)
+        return super().get_default_screen()
+
     def on_mount(self) -> None:
         from .lifecycle import app_started
 
@@ -145,29 +159,15 @@ class NilApp(GuardedApp):
         app_started(self)  # SIGHUP, SIGTERM and a lost terminal save the game and end the app
         if self.options.theme and self.options.theme in self.available_themes:
             self.theme = self.options.theme
-        if self.start == "play":
-            # The table is the first screen drawn. Pushed from here it would be drawn once
-            # for nothing (Textual shows no frame while the app mounts), so it is built just
-            # after.
-            self.call_later(self._begin)
-        else:
-            self._begin()
+        self._begin()
 
     def _begin(self) -> None:
-        if self.start == "play" and self._store is None and first_run():
-            # Nothing is kept yet, so there are no settings and no saved game to read: the
-            # table comes first, and the store is created right after its first frame.
-            self.home.store_later = True
-        elif self.start not in ("replay",):
+        """What the store found, then the first screen (``play``'s table may be up already)."""
+        if self.start not in ("replay",) and not self.home.store_later:
             self._announce_store()
-        if self.start == "play" and self.overrides is not None:
-            self.options = self.overrides.over(self.home.load_options())
-        # Drawn in ASCII from the first screen on (a question before the table too)
-        from .ascii import use_ascii
-
-        use_ascii(self, self.options.ascii)
         if self.start == "play":
-            self.start_game(self.options)
+            if self._opened is not None:  # a question first, or a plugin bot to start
+                opening.show_new(self, self._opened, self.options)
         elif self.start == "resume":
             if not self.resume_saved():
                 self.open_setup()
@@ -217,10 +217,13 @@ class NilApp(GuardedApp):
         self.replace_stack(screen)
 
     def replace_stack(self, screen: Any) -> None:
-        """Show ``screen`` alone (over the default screen), keeping the size warning on top."""
+        """Show ``screen`` alone over the app's empty screen (back in place of ``play``'s
+        first table: a hosted table lives on it), keeping the size warning on top."""
         while len(self.screen_stack) > 1:
             self.pop_screen()
         self._too_small = None
+        if type(self.screen_stack[0]) is not Screen:
+            self.switch_screen(Screen())
         self.push_screen(screen)
         self._check_size()
 

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from ..session.game_session import GameSession
     from ..session.home import Step
     from .app import NilApp
+    from .screens.table import TableScreen
 
 
 def carry_out(app: NilApp, step: Step) -> bool:
@@ -43,8 +44,19 @@ def carry_out(app: NilApp, step: Step) -> bool:
 def start_game(app: NilApp, options: PlayOptions, *, replace_saved: bool = False) -> None:
     """A new game with these options. An unfinished saved game is never replaced silently:
     the player chooses to resume it, keep it in history and start anew, or cancel."""
-    opened = app.home.start_new(options, app.theme, replace_saved=replace_saved,
-                                save_problem=lambda: app.save_problem)
+    show_new(app, new_game(app, options, replace_saved=replace_saved), options)
+
+
+def new_game(app: NilApp, options: PlayOptions, *,
+             replace_saved: bool = False) -> GameSession | AskReplace:
+    """The home's answer to a new game: the game, open; or the question to ask before it
+    would replace an unfinished saved game."""
+    return app.home.start_new(options, app.theme, replace_saved=replace_saved,
+                              save_problem=lambda: app.save_problem)
+
+
+def show_new(app: NilApp, opened: GameSession | AskReplace, options: PlayOptions) -> None:
+    """The table of a new game; or first the question before it replaces a saved game."""
     if isinstance(opened, AskReplace):
         from ..game.daily_challenge import record_date
         from .screens.dialogs import ReplaceSaved
@@ -85,6 +97,44 @@ def show(app: NilApp, session: GameSession) -> None:
     """The table of a game just opened, once its plugin bots are seated."""
     from ..session.starting import plugin_seats
 
+    dress(app, session)
+    plugins = plugin_seats(session.game)
+    if plugins:
+        seat_plugins(app, session, plugins)
+    else:
+        show_table(app, session)
+
+
+def open_play(app: NilApp, *, first_run: bool) -> GameSession | AskReplace:
+    """``nil-tui play``'s game, opened before the app is up (see :func:`new_game`), over the
+    player's settings, in its look from the first screen on. On a first run nothing is kept
+    yet, so there are no settings and no saved game to read: the table comes first, and the
+    store is created right after its first frame."""
+    from .ascii import use_ascii
+
+    app.home.store_later = first_run
+    if app.overrides is not None:
+        app.options = app.overrides.over(app.home.load_options())
+    use_ascii(app, app.options.ascii)  # (a question before the table too)
+    return new_game(app, app.options)
+
+
+def table_at_once(app: NilApp, opened: GameSession | AskReplace) -> TableScreen | None:
+    """The table of a game just opened, when nothing comes before it (no saved game to ask
+    about, no plugin bot to start): ``nil-tui play``'s first screen. None when something
+    does (:func:`show_new` then shows it)."""
+    from ..session.starting import plugin_seats
+    from .screens.table import TableScreen
+
+    if isinstance(opened, AskReplace) or plugin_seats(opened.game):
+        return None
+    dress(app, opened)
+    return TableScreen(opened)
+
+
+def dress(app: NilApp, session: GameSession) -> None:
+    """The app in the look of a game about to be shown: its theme, ASCII, its title (a
+    daily challenge's also asks for its reference)."""
     game = session.game
     app.apply_look(app.options)
     if game.challenge is not None:
@@ -92,11 +142,6 @@ def show(app: NilApp, session: GameSession) -> None:
         app.want_reference(game)
     else:
         app.title = app.TITLE
-    plugins = plugin_seats(game)
-    if plugins:
-        seat_plugins(app, session, plugins)
-    else:
-        show_table(app, session)
 
 
 def show_table(app: NilApp, session: GameSession, notes: tuple[DriverEvent, ...] = ()) -> None:
@@ -141,4 +186,5 @@ def seat_plugins(app: NilApp, session: GameSession, seats: list[int]) -> None:
                    name="open_plugins")
 
 
-__all__ = ["back_to_setup", "carry_out", "play", "seat_plugins", "show", "show_table", "start_game"]
+__all__ = ["back_to_setup", "carry_out", "dress", "new_game", "open_play", "play", "seat_plugins",
+           "show", "show_new", "show_table", "start_game", "table_at_once"]

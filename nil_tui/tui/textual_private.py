@@ -15,6 +15,10 @@ fails when a newer Textual changes any of them, so that they are looked at again
 * A screen's dismissal (``Screen.dismiss``): Textual pops whichever screen is in front, so a
   screen dismissed again after it closed (two Enters in the command palette, each choosing a
   command before it closed) closed the screen under it too: a blank app, or ScreenStackError.
+* A screen's result callbacks (``Screen._push_result_callback``): Textual's ``switch_screen``
+  pops one from the screen it replaces, and gives none to the app's default screen, so a
+  default screen could not be replaced (IndexError). ``play``'s first table is the default
+  screen, replaced by the game-over screen or another.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from textual.app import App
+    from textual.screen import Screen
 
 TEXTUAL_VERSION = "8.2.8"
 """The Textual these functions were written and checked against."""
@@ -114,5 +119,14 @@ def dismiss_only_in_front() -> None:
     Screen.dismiss = dismiss_in_front  # type: ignore[method-assign,assignment]
 
 
+def replaceable(screen: Screen[Any]) -> Screen[Any]:
+    """``screen``, to be the app's default screen, ready to be replaced by
+    ``switch_screen`` as a pushed screen is: with the result callback (none) that a push
+    would have given it."""
+    screen._push_result_callback(screen, None)
+    return screen
+
+
 __all__ = ["TEXTUAL_VERSION", "dismiss_only_in_front", "forget_exit_messages",
-           "page_once_laid_out", "swap_output_file", "wrap_exception_handler", "writes_started"]
+           "page_once_laid_out", "replaceable", "swap_output_file", "wrap_exception_handler",
+           "writes_started"]

@@ -94,3 +94,64 @@ async def test_the_table_is_styled_once_before_its_first_frame_and_again_after_a
                 break
             await pilot.pause()
         assert app.screen is table and status.styles.background == panel
+
+
+async def test_plays_table_is_the_first_screen_and_the_next_lies_over_an_empty_one(
+        tmp_path: Path, monkeypatch: object) -> None:
+    """``nil-tui play``'s table is the app's own first screen (no empty screen is built and
+    drawn under it); the game-over screen that replaces it lies over an empty screen again, as
+    every screen shown alone does (a hosted table is kept there)."""
+    from dataclasses import replace
+
+    from textual.screen import Screen
+
+    from nil_tui.game.options import PlayOptions, PlayOverrides
+    from nil_tui.tui.app import NilApp
+    from nil_tui.tui.screens.gameover import GameOverScreen
+    from nil_tui.tui.screens.table import TableScreen
+
+    monkeypatch.setenv("NIL_TUI_HOME", str(tmp_path / "home"))  # type: ignore[attr-defined]
+    app = NilApp("play", options=replace(PlayOptions(), speed="instant"),
+                 overrides=PlayOverrides(seed=4, deals=1, speed="instant"))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        assert [type(s) for s in app.screen_stack] == [TableScreen]
+        for _ in range(400):
+            if isinstance(app.screen, GameOverScreen):
+                break
+            await pilot.press("enter")
+            await pilot.pause(0.02)
+        assert isinstance(app.screen, GameOverScreen)
+        await pilot.pause()
+        assert [type(s) for s in app.screen_stack] == [Screen, GameOverScreen]
+
+
+async def test_with_a_saved_game_the_question_comes_over_an_empty_screen(
+        tmp_path: Path, monkeypatch: object) -> None:
+    """An unfinished saved game: ``play`` asks first (resume it, start new, cancel), over the
+    app's empty screen, and its table comes after the answer."""
+    from textual.screen import Screen
+
+    from nil_tui.game.options import PlayOverrides
+    from nil_tui.tui.app import NilApp
+    from nil_tui.tui.screens.dialogs import ReplaceSaved
+    from nil_tui.tui.screens.table import TableScreen
+
+    monkeypatch.setenv("NIL_TUI_HOME", str(tmp_path / "home"))  # type: ignore[attr-defined]
+    first = NilApp("play", overrides=PlayOverrides(seed=4))
+    async with first.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        first.save_now()  # the game under way is kept, unfinished
+    app = NilApp("play", overrides=PlayOverrides(seed=5))
+    async with app.run_test(size=(100, 32)) as pilot:
+        for _ in range(50):
+            if isinstance(app.screen, ReplaceSaved):
+                break
+            await pilot.pause()
+        assert [type(s) for s in app.screen_stack] == [Screen, ReplaceSaved]
+        await pilot.press("enter")  # resume it
+        for _ in range(50):
+            if isinstance(app.screen, TableScreen):
+                break
+            await pilot.pause()
+        assert [type(s) for s in app.screen_stack] == [Screen, TableScreen]

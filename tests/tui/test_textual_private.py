@@ -96,7 +96,7 @@ def test_no_other_module_of_the_app_touches_these_insides() -> None:
     import nil_tui.tui
 
     names = ("._app", "_handle_exception", "_exit_renderables", "_writer_thread",
-             "_sigtstp_application", "_sigcont_application")
+             "_sigtstp_application", "_sigcont_application", "_push_result_callback")
     root = Path(nil_tui.tui.__file__).parent
     for path in sorted(root.rglob("*.py")):
         if path.name != "textual_private.py":
@@ -127,3 +127,34 @@ def test_a_screens_dismissal_still_pops_whatever_is_in_front() -> None:
     source = inspect.getsource(Screen.dismiss)  # (Textual's, under the guard)
     assert "await_pop = self.app.pop_screen()" in source
     assert "is_active" not in source and "is_current" not in source
+
+
+async def test_a_default_screen_made_replaceable_gives_way_to_another() -> None:
+    """Textual's ``switch_screen`` pops a result callback from the screen it replaces, and a
+    default screen has none (``replaceable`` gives it one); when this changes, it may be
+    needed no more."""
+    from textual.screen import Screen
+    from textual.widgets import Static
+
+    from nil_tui.tui.textual_private import replaceable
+
+    source = inspect.getsource(App.switch_screen)
+    assert "top_screen._pop_result_callback()" in source
+
+    class First(Screen[None]):
+        def compose(self) -> Any:
+            yield Static("first")
+
+    class Second(Screen[None]):
+        pass
+
+    class Switching(App[None]):
+        def get_default_screen(self) -> Screen[Any]:
+            return replaceable(First())
+
+    app = Switching()
+    async with app.run_test() as pilot:
+        assert isinstance(app.screen, First)
+        await app.switch_screen(Second())
+        await pilot.pause()
+        assert [type(s) for s in app.screen_stack] == [Second]

@@ -315,7 +315,7 @@ class TableScreen(TableWork):
             return
         self._over = True
         app, session = self.nil_app, self.session
-        self.app.switch_screen(app.game_over_screen(
+        app.replace_stack(app.game_over_screen(
             self.game, self.options, session.record_path, app.save_problem, session.leave,
             session.home_seat))
 
