@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from rich.cells import cell_len
 from rich.text import Text
+from textual.geometry import Size
 from textual.reactive import reactive
 from textual.widget import Widget
 
@@ -23,6 +25,7 @@ class SeatInfo(NamedTuple):
     away: str = ""  # a shared table's person who is away: what the box says of it
 
 
+_LINES = 10  # the widest of the other lines a seat shows: "⠋ thinking", "12 tricks"...
 THINKING_FRAMES = ("⠋ thinking", "⠙ thinking", "⠹ thinking", "⠸ thinking", "⠼ thinking",
                    "⠴ thinking", "⠦ thinking", "⠧ thinking", "⠇ thinking", "⠏ thinking")
 
@@ -60,6 +63,15 @@ class Seat(Widget):
                 spinner.resume()
             else:
                 spinner.pause()
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """Five lines, when the level fits the box's width and nobody is away (the seats are
+        in the table's first frame: working this out by laying the text out takes longer);
+        otherwise as laid out."""
+        info = self.info
+        if info is not None and not info.away and max(cell_len(info.level), _LINES) <= width:
+            return 5
+        return super().get_content_height(container, viewport, width)
 
     def render(self) -> Text:
         info = self.info

@@ -1,6 +1,8 @@
-"""The trick in the middle of the table draws its lines itself (it is in the table's first
-frame): they must be the lines Textual's text layout makes of the same text, segment for
-segment, style for style, so that the picture and the snapshots stay the same."""
+"""Widgets of the table's first frame that do Textual's work themselves, to be drawn sooner:
+what they give must be what Textual would have made. The trick draws its lines: they are the
+lines Textual's text layout makes of the same text, segment for segment, style for style (the
+picture and the snapshots stay the same). A seat says its height without laying its text
+out: the height as laid out."""
 
 from __future__ import annotations
 
@@ -88,3 +90,34 @@ async def test_the_trick_is_drawn_as_textual_lays_out_its_text(width: int) -> No
                 laid_out.refresh()
                 await pilot.pause()
                 assert segments(drawn) == segments(laid_out), (look, info)
+
+
+async def test_a_seats_height_is_the_height_of_its_text_laid_out() -> None:
+    """A seat says its height without laying its text out when it can (five lines): the same
+    height as laid out, at every width, with a long level and with someone away."""
+    from textual.geometry import Size
+
+    from nil_tui.tui.widgets.seat import Seat, SeatInfo
+
+    infos = [
+        SeatInfo("West", "Normal"),
+        SeatInfo("West", "Expert", cards=12, tricks=12, clean=False, thinking=True),
+        SeatInfo("West", "Expert", cards=13, tricks=13, to_move=True),
+        SeatInfo("North", "a plugin bot with a long name"),
+        SeatInfo("East", "Normal", away="Ann is away: a stand-in plays"),
+    ]
+
+    class OneSeat(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Seat()
+
+    app = OneSeat()
+    async with app.run_test(size=(40, 20)) as pilot:
+        seat = app.query_one(Seat)
+        for info in infos:
+            seat.info = info
+            await pilot.pause()
+            for width in range(4, 30):
+                size = Size(width, 20)
+                assert seat.get_content_height(size, size, width) == Widget.get_content_height(
+                    seat, size, size, width), (info, width)
