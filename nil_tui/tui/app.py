@@ -16,6 +16,7 @@ from textual.screen import ModalScreen, Screen
 from ..game.options import PlayOptions, PlayOverrides
 from ..session.home import LOOK, first_run, open_store
 from . import first_frame, opening
+from .ascii import use_ascii
 from .guarded_app import GuardedApp
 from .messages import GameKept, ReferenceNewsArrived
 from .textual_private import replaceable
@@ -252,8 +253,7 @@ class NilApp(GuardedApp):
         return shown
 
     def apply_look(self, options: PlayOptions) -> None:
-        # ASCII suits: the footers' keys and their separator drawn in ASCII too (app.tcss)
-        self.set_class(options.ascii, "-ascii")
+        use_ascii(self, options.ascii)  # the footers' keys and their separator too
         if not options.theme or options.theme == self.theme:
             return
         if options.theme in self.available_themes:

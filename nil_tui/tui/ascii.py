@@ -1,8 +1,9 @@
 """The whole screen in 7-bit ASCII (``--ascii``, or setup's "ASCII suits").
 
 The app's own widgets draw ASCII themselves when the look asks for it (card faces "QS",
-card frames "+---+", the clean mark "*"), and the stylesheet draws frames with the ``ascii``
-border under the ``-ascii`` class. What is left (Textual's own glyphs: a list's arrow, a
+card frames "+---+", the clean mark "*"), and the rules of ``ascii.tcss`` (added to the app's
+stylesheet when the look is first chosen) draw frames with the ``ascii`` border under the
+``-ascii`` class. What is left (Textual's own glyphs: a list's arrow, a
 checkbox's brackets, a scrollbar's ends, the "..." of a cut line, a toast's frame, or a
 symbol a screen puts in its words) is written in ASCII here, as the screen is put together:
 every line of every screen passes through :func:`ascii_strip` while the app has the class
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 from rich.cells import cell_len
@@ -119,7 +121,17 @@ def install() -> None:
     Compositor._get_renders = get_renders  # type: ignore[method-assign]
 
 
+RULES = Path(__file__).with_name("ascii.tcss")
+"""The stylesheet's rules for the ASCII look (its frames), added to the app's the first time
+the look is chosen: an app drawn in the terminal's glyphs never reads them."""
+
+
 def use_ascii(app: Any, on: bool) -> None:
     """Draw the app in ASCII (``on``) or in the glyphs of the terminal, from the next frame."""
     install()
+    if on:
+        # Added once (the same text again changes nothing); the class below restyles the
+        # app's widgets with them.
+        app.stylesheet.add_source(RULES.read_text(encoding="utf-8"), read_from=(str(RULES), ""),
+                                  tie_breaker=-1)
     app.set_class(on, "-ascii")
