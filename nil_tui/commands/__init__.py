@@ -9,10 +9,19 @@ from collections.abc import Sequence
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``nil-tui``: run the command line (see :func:`nil_tui.commands.cli.main`)."""
-    from .cli import main as run
+    """``nil-tui``: run the command line (see :func:`nil_tui.commands.cli.main`). It starts
+    quickly (``first_frame.quick_start``): most commands draw the app, and the imports before
+    its first frame are most of the wait; one that does not draw it ends the quick start as
+    soon as it is known (``cli._run``)."""
+    from ..tui import first_frame
 
-    return run(argv)
+    first_frame.quick_start()
+    try:
+        from .cli import main as run
+
+        return run(argv)
+    finally:
+        first_frame.quick_start_over()
 
 
 __all__ = ["main"]

@@ -23,6 +23,7 @@ from ..game.options import (
     as_scoring,
     as_speed,
 )
+from ..tui import first_frame
 from ..util import argtypes
 from ..util.argtypes import UsageError
 from ..util.textsafe import OutputError, SafeStream, layout, one_line, write_err, write_out
@@ -278,9 +279,24 @@ def resume() -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    # A command that draws the app starts quickly (no garbage collection), the imports
+    # before the app included, until the app's first frame; any other, or the plain lines,
+    # with the collection on (switched back on here too when no frame came).
+    if args.command in APP_COMMANDS and not getattr(args, "text", False):
+        first_frame.quick_start()
+    else:
+        first_frame.quick_start_over()
+    try:
+        if _in_lines(args):
+            first_frame.quick_start_over()
+            return _run_lines(args)
+        return _run_command(args)
+    finally:
+        first_frame.quick_start_over()
+
+
+def _run_command(args: argparse.Namespace) -> int:
     command = args.command
-    if _in_lines(args):
-        return _run_lines(args)
     if command == "rules":
         from ..util.paths import asset_text
 
@@ -330,6 +346,9 @@ def _run(args: argparse.Namespace) -> int:
 
 LINE_COMMANDS = (None, "play", "resume", "challenge", "history", "stats", "replay", "rules")
 """The commands with a form in plain lines (``--text``)."""
+
+APP_COMMANDS = (None, "play", "resume", "challenge", "history", "stats", "replay")
+"""The commands that draw the full-screen app (:mod:`nil_tui.tui.launch`), unless in lines."""
 
 
 def _in_lines(args: argparse.Namespace) -> bool:

@@ -1,5 +1,7 @@
 """The quick start: until the app's first frame is drawn, nothing slows it that can wait
-(set by the launch before the app is made; ended by the app once that frame is drawn)."""
+(set by the command line before the imports of a command that draws the app, and by the
+launch before the app is made; ended by the app once that frame is drawn, or by the command
+line when none was)."""
 
 from __future__ import annotations
 
