@@ -255,3 +255,34 @@ def test_the_quick_start_ends_with_the_first_frame() -> None:
         gc.enable()
         gc.unfreeze()
         sys.setswitchinterval(before)
+
+
+def test_the_quick_start_covers_the_imports_of_a_command_that_draws_the_app(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """nil-tui starts with garbage collection off: a command that draws the app keeps it off
+    until the app's first frame (here the app is not run: it comes back on as the command
+    ends); one that does not draw it (``rules``, or ``--text``) runs with it on."""
+    import gc
+
+    from nil_tui import commands
+    from nil_tui.tui import launch
+
+    seen: list[bool] = []
+
+    def note(*_: object) -> int:
+        seen.append(gc.isenabled())
+        return 0
+
+    monkeypatch.setattr(launch, "play_command", note)
+    monkeypatch.setattr(cli, "write_out", note)
+    monkeypatch.setattr(cli, "_run_lines", note)
+    try:
+        assert commands.main(["play", "--seed", "1"]) == 0
+        assert gc.isenabled()
+        assert commands.main(["rules"]) == 0
+        assert commands.main(["play", "--text"]) == 0
+        assert gc.isenabled()
+        assert seen == [False, True, True]
+    finally:
+        gc.enable()
+        gc.unfreeze()
