@@ -9,9 +9,8 @@ import random
 from collections.abc import Callable, Sequence
 
 from .cards import FULL_MASK as FULL
+from .cards import SUIT_MASKS
 from .deal import Deal, deal_end, trick_winner
-
-SEG = 0x1FFF  # one suit's 13 cards, as the low bits of a mask
 
 Lead = Callable[[int, int, int, Sequence[int], int], int]
 """A policy's lead: (seat, hand, unseen cards, tricks taken, shown voids) -> a card's index."""
@@ -83,7 +82,7 @@ class Playout:
         if n:
             winner = trick_winner(self.leader, trick)
             led, best = trick[0] // 13, trick[(winner - self.leader) & 3]
-            suit = SEG << 13 * led
+            suit = SUIT_MASKS[led]
         while True:
             hand = hands[seat]
             legal = (hand & suit or hand) if n else hand  # legal_mask_of, written out
@@ -104,7 +103,7 @@ class Playout:
             left ^= bit
             if n == 0:
                 led, best, winner = i // 13, i, seat
-                suit = SEG << 13 * led
+                suit = SUIT_MASKS[led]
             elif not bit & suit:
                 voids |= 1 << (4 * seat + led)  # shown void: see voids_mask
             elif i > best:

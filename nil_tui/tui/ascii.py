@@ -13,6 +13,7 @@ layout is the same in both looks.
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from collections.abc import Iterable
 from pathlib import Path
@@ -126,12 +127,16 @@ RULES = Path(__file__).with_name("ascii.tcss")
 the look is chosen: an app drawn in the terminal's glyphs never reads them."""
 
 
+@functools.cache
+def _rules() -> str:
+    return RULES.read_text(encoding="utf-8")
+
+
 def use_ascii(app: Any, on: bool) -> None:
     """Draw the app in ASCII (``on``) or in the glyphs of the terminal, from the next frame."""
     install()
     if on:
         # Added once (the same text again changes nothing); the class below restyles the
         # app's widgets with them.
-        app.stylesheet.add_source(RULES.read_text(encoding="utf-8"), read_from=(str(RULES), ""),
-                                  tie_breaker=-1)
+        app.stylesheet.add_source(_rules(), read_from=(str(RULES), ""), tie_breaker=-1)
     app.set_class(on, "-ascii")

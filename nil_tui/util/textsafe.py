@@ -33,6 +33,8 @@ def unsafe() -> re.Pattern[str]:
     """``UNSAFE_CLASS`` compiled, the first time it is needed (compiling it takes about a
     millisecond, and a game's first frame shows no text that needs it)."""
     return re.compile(UNSAFE_CLASS)
+
+
 _SHORT = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
